@@ -1,0 +1,61 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * compat: the subset of <linux/mm.h> that the prio tree's vma layer uses.
+ *
+ * struct vm_area_struct carries only what an i_mmap tree reads: the
+ * page range, the file offset, the flags, and the seed's "shared" union
+ * with vm_set_head.  The kernel port gives the real vm_area_struct the
+ * same union (kernel-port/patches/0001); the layout rules of that union
+ * are explained in <linux/vma_prio_tree.h>.
+ */
+#ifndef _COMPAT_LINUX_MM_H
+#define _COMPAT_LINUX_MM_H
+
+#include <linux/kernel.h>
+#include <linux/list.h>
+#include <linux/prio_tree.h>
+
+#define PAGE_SHIFT	12
+#define PAGE_SIZE	(1UL << PAGE_SHIFT)
+#define PAGE_MASK	(~(PAGE_SIZE - 1))
+
+#define VM_READ		0x00000001UL
+#define VM_WRITE	0x00000002UL
+#define VM_EXEC		0x00000004UL
+#define VM_SHARED	0x00000008UL
+#define VM_MAYSHARE	0x00000080UL
+
+struct vm_area_struct {
+	unsigned long vm_start;		/* first byte */
+	unsigned long vm_end;		/* first byte after the area */
+	unsigned long vm_flags;
+
+	/*
+	 * Linkage into address_space->i_mmap{,_shared}: a tree node, the
+	 * head of a vm_set list, or a member of one.  See vma_prio_tree.h.
+	 */
+	union {
+		struct {
+			struct list_head list;
+			void *parent;	/* NULL: not a tree node */
+		} vm_set;
+
+		struct raw_prio_tree_node prio_tree_node;
+
+		struct {
+			void *first;
+			void *second;
+			void *parent;
+		} both;
+	} shared;
+
+	/* tree node <-> head of its vm_set list; NULL for plain members */
+	struct vm_area_struct *vm_set_head;
+
+	unsigned long vm_pgoff;		/* offset in the file, in pages */
+	void *vm_private_data;
+};
+
+#include <linux/vma_prio_tree.h>
+
+#endif /* _COMPAT_LINUX_MM_H */

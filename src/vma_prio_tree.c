@@ -1,0 +1,348 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The vma layer over the prio tree: vm_set lists of vmas that map the
+ * same file pages, as posted for address_space->i_mmap in March 2004.
+ * The roles (tree node, list head, list member) and the rules that tell
+ * them apart are described in <linux/vma_prio_tree.h>.
+ */
+
+#include <linux/kernel.h>
+#include <linux/errno.h>
+#include <linux/export.h>
+#include <linux/list.h>
+#include <linux/mm.h>
+#include <linux/prio_tree.h>
+#include <linux/vma_prio_tree.h>
+
+static inline struct prio_tree_node *vma_node(struct vm_area_struct *vma)
+{
+	return (struct prio_tree_node *)&vma->shared.prio_tree_node;
+}
+
+static inline struct vm_area_struct *node_vma(struct prio_tree_node *node)
+{
+	return container_of((struct raw_prio_tree_node *)node,
+			    struct vm_area_struct, shared.prio_tree_node);
+}
+
+static inline struct vm_area_struct *vm_set_entry(struct list_head *entry)
+{
+	return list_entry(entry, struct vm_area_struct, shared.vm_set.list);
+}
+
+static inline bool vma_is_tree_node(const struct vm_area_struct *vma)
+{
+	return vma->shared.both.parent != NULL;
+}
+
+static void vma_debug_range(const struct vm_area_struct *vma)
+{
+	if (!IS_ENABLED(CONFIG_PRIO_TREE_DEBUG))
+		return;
+	if (vma->vm_end <= vma->vm_start) {
+		pr_err("prio_tree: vma [%#lx, %#lx) is empty or reversed\n",
+		       vma->vm_start, vma->vm_end);
+		BUG();
+	}
+}
+
+/**
+ * __vma_prio_tree_add - put @vma on the vm_set of @old
+ * @vma: a vma in no tree
+ * @old: a vma in a tree (any role) that maps exactly @vma's file pages
+ *
+ * fork() uses this to place the child's vma beside the parent's without
+ * a tree walk.  O(1).
+ */
+void __vma_prio_tree_add(struct vm_area_struct *vma, struct vm_area_struct *old)
+{
+	vma_debug_range(vma);
+	BUG_ON(RADIX_INDEX(vma) != RADIX_INDEX(old));
+	BUG_ON(HEAP_INDEX(vma) != HEAP_INDEX(old));
+	BUG_ON(vma_shared_empty(old));
+
+	INIT_LIST_HEAD(&vma->shared.vm_set.list);
+	vma->shared.vm_set.parent = NULL;
+	vma->vm_set_head = NULL;
+
+	if (!vma_is_tree_node(old)) {
+		/* old is a head or a member: join its ring right after it */
+		list_add(&vma->shared.vm_set.list, &old->shared.vm_set.list);
+	} else if (old->vm_set_head) {
+		list_add_tail(&vma->shared.vm_set.list,
+			      &old->vm_set_head->shared.vm_set.list);
+	} else {
+		/* the first vma beside a tree node becomes the list head */
+		old->vm_set_head = vma;
+		vma->vm_set_head = old;
+	}
+}
+EXPORT_SYMBOL(__vma_prio_tree_add);
+
+/**
+ * __vma_prio_tree_insert - add @vma to the i_mmap tree @root
+ * @root: the tree; an empty root of either kind is made a raw (vma) root
+ * @vma: a vma in no tree, with its final vm_start, vm_end and vm_pgoff
+ *
+ * O(log n) for a new range; a vma whose range is already present joins
+ * that range's vm_set instead, O(log n) to find it.
+ */
+void __vma_prio_tree_insert(struct prio_tree_root *root,
+			    struct vm_area_struct *vma)
+{
+	struct prio_tree_node *node;
+
+	vma_debug_range(vma);
+	if (prio_tree_empty(root))
+		root->raw = 1;
+	BUG_ON(!root->raw);
+
+	node = prio_tree_insert(root, vma_node(vma));
+	if (node == vma_node(vma)) {
+		vma->vm_set_head = NULL;
+		return;
+	}
+	__vma_prio_tree_add(vma, node_vma(node));
+}
+EXPORT_SYMBOL(__vma_prio_tree_insert);
+
+/**
+ * __vma_prio_tree_remove - take @vma out of the i_mmap tree @root
+ * @root: the tree @vma is in
+ * @vma: a vma in @root, in any role
+ *
+ * A member leaves its ring; a head hands the head role to the next
+ * member; a tree node with a vm_set is replaced in the tree by its head
+ * (same range, so the tree's shape is untouched).  Only a tree node
+ * without a vm_set changes the tree's shape.  O(1), or O(log n) in that
+ * last case.  @vma ends with INIT_VMA_SHARED().
+ */
+void __vma_prio_tree_remove(struct prio_tree_root *root,
+			    struct vm_area_struct *vma)
+{
+	struct vm_area_struct *node, *head, *new_head = NULL;
+
+	if (vma_shared_empty(vma)) {
+		pr_err("prio_tree: removing vma [%#lx, %#lx) that is in no tree\n",
+		       vma->vm_start, vma->vm_end);
+		BUG();
+	}
+
+	if (!vma_is_tree_node(vma)) {
+		node = vma->vm_set_head;
+		if (node) {
+			/* a list head: its first member, if any, succeeds it */
+			BUG_ON(node->vm_set_head != vma);
+			if (!list_empty(&vma->shared.vm_set.list))
+				new_head = vm_set_entry(vma->shared.vm_set.list.next);
+			node->vm_set_head = new_head;
+			if (new_head)
+				new_head->vm_set_head = node;
+		}
+		list_del_init(&vma->shared.vm_set.list);
+		INIT_VMA_SHARED(vma);
+		return;
+	}
+
+	head = vma->vm_set_head;
+	if (!head) {
+		prio_tree_remove(root, vma_node(vma));
+		INIT_VMA_SHARED(vma);
+		return;
+	}
+
+	/* the head becomes the tree node, its first member the new head */
+	BUG_ON(head->vm_set_head != vma);
+	if (!list_empty(&head->shared.vm_set.list)) {
+		new_head = vm_set_entry(head->shared.vm_set.list.next);
+		list_del_init(&head->shared.vm_set.list);
+	}
+	prio_tree_replace(root, vma_node(vma), vma_node(head));
+	head->vm_set_head = new_head;
+	if (new_head)
+		new_head->vm_set_head = head;
+	INIT_VMA_SHARED(vma);
+}
+EXPORT_SYMBOL(__vma_prio_tree_remove);
+
+/**
+ * __vma_modify - change the range of a vma that may be in an i_mmap tree
+ * @root: the tree @vma is in, or NULL if it is in none
+ * @vma: the vma
+ * @start: new vm_start
+ * @end: new vm_end
+ * @pgoff: new vm_pgoff
+ *
+ * The tree reads these three fields, so they may only change while @vma
+ * is out of it: remove, update, insert.  O(log n).
+ */
+void __vma_modify(struct prio_tree_root *root, struct vm_area_struct *vma,
+		  unsigned long start, unsigned long end, unsigned long pgoff)
+{
+	if (root)
+		__vma_prio_tree_remove(root, vma);
+	vma->vm_start = start;
+	vma->vm_end = end;
+	vma->vm_pgoff = pgoff;
+	if (root)
+		__vma_prio_tree_insert(root, vma);
+}
+EXPORT_SYMBOL(__vma_modify);
+
+/**
+ * __vma_prio_tree_first - first vma mapping a file page in [@begin, @end]
+ * @root: an i_mmap tree
+ * @iter: iterator for the query
+ * @begin: first file page (pgoff) of the query
+ * @end: last file page of the query
+ *
+ * Example:
+ *	vma = __vma_prio_tree_first(root, &iter, pgoff, pgoff);
+ *	while (vma) {
+ *		unmap(vma, pgoff);
+ *		vma = __vma_prio_tree_next(vma, root, &iter, pgoff, pgoff);
+ *	}
+ *
+ * Return: a vma, or NULL.  A whole query costs O(log n + m).
+ */
+struct vm_area_struct *__vma_prio_tree_first(struct prio_tree_root *root,
+					     struct prio_tree_iter *iter,
+					     unsigned long begin,
+					     unsigned long end)
+{
+	struct prio_tree_node *node = prio_tree_first(root, iter, begin, end);
+
+	return node ? node_vma(node) : NULL;
+}
+EXPORT_SYMBOL(__vma_prio_tree_first);
+
+/**
+ * __vma_prio_tree_next - the vma after @vma in a query
+ * @vma: the vma the previous call returned
+ * @root: the tree
+ * @iter: the query's iterator
+ * @begin: as given to __vma_prio_tree_first()
+ * @end: as given to __vma_prio_tree_first()
+ *
+ * After a tree node come its head and members, then the next tree node.
+ * The tree must not change during the query.
+ *
+ * Return: the next vma, or NULL when the query is done.
+ */
+struct vm_area_struct *__vma_prio_tree_next(struct vm_area_struct *vma,
+					    struct prio_tree_root *root,
+					    struct prio_tree_iter *iter,
+					    unsigned long begin,
+					    unsigned long end)
+{
+	struct prio_tree_node *node;
+	struct vm_area_struct *next;
+
+	if (vma_is_tree_node(vma)) {
+		if (vma->vm_set_head)
+			return vma->vm_set_head;
+	} else {
+		/* around the ring; the head, back again, closes it */
+		next = vm_set_entry(vma->shared.vm_set.list.next);
+		if (!next->vm_set_head)
+			return next;
+	}
+	node = prio_tree_next(root, iter, begin, end);
+	return node ? node_vma(node) : NULL;
+}
+EXPORT_SYMBOL(__vma_prio_tree_next);
+
+static int vm_set_fail(struct prio_tree_fault *fault, const char *invariant,
+		       const struct vm_area_struct *tree_vma,
+		       const struct vm_area_struct *vma)
+{
+	if (fault) {
+		fault->invariant = invariant;
+		fault->node = (const struct prio_tree_node *)
+			&tree_vma->shared.prio_tree_node;
+		fault->depth = 0;
+		fault->radix = RADIX_INDEX(vma);
+		fault->heap = HEAP_INDEX(vma);
+	}
+	return -EUCLEAN;
+}
+
+/* Invariants (7) and (8) of <linux/vma_prio_tree.h> for one tree node. */
+static int check_vm_set(struct vm_area_struct *vma,
+			struct prio_tree_fault *fault)
+{
+	struct vm_area_struct *head = vma->vm_set_head, *member;
+	struct list_head *pos;
+
+	if (vma->vm_end <= vma->vm_start)
+		return vm_set_fail(fault, "8 vma: vm_end <= vm_start", vma, vma);
+	if (!head)
+		return 0;
+	if (vma_is_tree_node(head))
+		return vm_set_fail(fault, "7 vm_set: list head has a tree parent",
+				   vma, head);
+	if (head->vm_set_head != vma)
+		return vm_set_fail(fault, "7 vm_set: head does not point back at its tree node",
+				   vma, head);
+	pos = &head->shared.vm_set.list;
+	do {
+		member = vm_set_entry(pos);
+		if (pos->next->prev != pos)
+			return vm_set_fail(fault, "7 vm_set: ring links disagree",
+					   vma, member);
+		if (RADIX_INDEX(member) != RADIX_INDEX(vma) ||
+		    HEAP_INDEX(member) != HEAP_INDEX(vma))
+			return vm_set_fail(fault, "7 vm_set: member maps another range",
+					   vma, member);
+		if (member->vm_end <= member->vm_start)
+			return vm_set_fail(fault, "8 vma: vm_end <= vm_start",
+					   vma, member);
+		if (member != head &&
+		    (vma_is_tree_node(member) || member->vm_set_head))
+			return vm_set_fail(fault, "7 vm_set: member has a tree or head role",
+					   vma, member);
+		pos = pos->next;
+	} while (pos != &head->shared.vm_set.list);
+	return 0;
+}
+
+/**
+ * vma_prio_tree_check - verify an i_mmap tree and all its vm_set lists
+ * @root: the tree
+ * @fault: where to describe the first broken invariant, or NULL
+ *
+ * prio_tree_check(), then for each tree node (found by a query over the
+ * whole index space, which also exercises the query walk) the shape of
+ * its vm_set ring.  O(n log n).
+ *
+ * Return: 0, or -EUCLEAN with *@fault filled in.
+ */
+int vma_prio_tree_check(const struct prio_tree_root *root,
+			struct prio_tree_fault *fault)
+{
+	struct prio_tree_root *tree = (struct prio_tree_root *)root;
+	struct prio_tree_iter iter;
+	struct prio_tree_node *node;
+	int ret;
+
+	ret = prio_tree_check(root, fault);
+	if (ret || prio_tree_empty(root))
+		return ret;
+	if (!root->raw) {
+		if (fault) {
+			fault->invariant = "7 vm_set: vma tree without a raw root";
+			fault->node = root->prio_tree_node;
+			fault->depth = 0;
+			fault->radix = fault->heap = 0;
+		}
+		return -EUCLEAN;
+	}
+	for (node = prio_tree_first(tree, &iter, 0, ULONG_MAX); node;
+	     node = prio_tree_next(tree, &iter, 0, ULONG_MAX)) {
+		ret = check_vm_set(node_vma(node), fault);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+EXPORT_SYMBOL(vma_prio_tree_check);
