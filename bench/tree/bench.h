@@ -1,0 +1,36 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * One interval index under test.  Each adapter is compiled against its
+ * own headers (compat/ for the prio tree, the kernel's tools/include for
+ * the interval tree), so the driver only sees this table.
+ */
+#ifndef PTBENCH_H
+#define PTBENCH_H
+
+struct bench_ops {
+	const char *name;
+	const char *what;
+	/* room for @n intervals, numbered 0 .. n-1 */
+	void *(*create)(unsigned long n);
+	void (*insert)(void *ix, unsigned long id, unsigned long start,
+		       unsigned long last);
+	void (*remove)(void *ix, unsigned long id);
+	/*
+	 * Every stored interval overlapping [first, last]: adds the number of
+	 * hits to *hits and a hash of their ids (order-independent) to *sum.
+	 */
+	void (*query)(void *ix, unsigned long first, unsigned long last,
+		      unsigned long *hits, unsigned long *sum);
+	void (*destroy)(void *ix);
+};
+
+extern const struct bench_ops prio_vma_ops, itree_ops, list_ops;
+
+/* order-independent hash of one hit */
+static inline unsigned long bench_mix(unsigned long id)
+{
+	id = (id + 1) * 0x9e3779b97f4a7c15UL;
+	return id ^ (id >> 29);
+}
+
+#endif /* PTBENCH_H */
