@@ -1,0 +1,724 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Fuzz harness for the kernel API of the prio tree: <linux/prio_tree.h>
+ * (self-contained nodes) and <linux/vma_prio_tree.h> (vmas, raw nodes and
+ * vm_set lists), side by side in one run.
+ *
+ * The input is a program.  Each operation is one opcode byte followed by
+ * its operands (see enum fuzz_op); indices come from fuzz_index(), which
+ * favours 0, ULONG_MAX and 2^k - 1 so that index_bits grows and shrinks
+ * back to 1 often.  Next to each tree the harness keeps a brute-force
+ * model (which nodes and vmas are in, with which intervals) and demands:
+ *
+ *  - after every mutation: prio_tree_check() / vma_prio_tree_check() pass,
+ *    index_bits is exactly the bits of the largest heap_index inserted
+ *    since the tree was last empty (the tree never shrinks it otherwise),
+ *    and a query over [0, ULONG_MAX] returns exactly the model's set;
+ *  - insert returns the node already holding an identical interval, and
+ *    only then; replace and lookup return what the model says;
+ *  - every range and point query returns each overlapping node or vma
+ *    exactly once, nothing else, and a vm_set's vmas one after another;
+ *    a finished query keeps returning NULL.
+ *
+ * The library sources are built into the harness with
+ * CONFIG_PRIO_TREE_DEBUG=1, so the tree also re-verifies itself and any
+ * API misuse the harness might commit would abort with a BUG().
+ */
+#include <stdbool.h>
+#include <stdint.h>
+#include <string.h>
+
+#include <linux/kernel.h>
+#include <linux/errno.h>
+#include <linux/mm.h>
+#include <linux/prio_tree.h>
+#include <linux/vma_prio_tree.h>
+
+#include "fuzz_input.h"
+
+/*
+ * Small pools: collisions of intervals (duplicates, vm_sets) are what the
+ * interesting paths need, and the checker costs O(n log n) per mutation.
+ */
+#define NODE_SLOTS	40
+#define VMA_SLOTS	40
+#define MAX_OPS		3000
+
+/* vm_end must not overflow: vm_start < 2^49, pages <= 2^40. */
+#define MAX_VMA_PAGES	(1UL << 40)
+
+enum fuzz_op {
+	OP_NODE_INSERT,		/* slot, interval */
+	OP_NODE_INSERT_TWIN,	/* slot, slot: insert a copy of a node's key */
+	OP_NODE_REMOVE,		/* slot */
+	OP_NODE_REPLACE,	/* slot, slot */
+	OP_NODE_LOOKUP,		/* mode, interval or slot */
+	OP_NODE_QUERY,		/* index, index, stop-after */
+	OP_NODE_POINT,		/* index */
+	OP_VMA_INSERT,		/* slot, vma range */
+	OP_VMA_INSERT_TWIN,	/* slot, slot: same range as a vma in the tree */
+	OP_VMA_FORK,		/* slot, slot: __vma_prio_tree_add() */
+	OP_VMA_REMOVE,		/* slot */
+	OP_VMA_MODIFY,		/* slot, vma range; in the tree or not */
+	OP_VMA_MODIFY_TWIN,	/* slot, slot: move onto another vma's range */
+	OP_VMA_LOOKUP,		/* index, index */
+	OP_VMA_QUERY,		/* index, index */
+	OP_VMA_POINT,		/* index */
+	OP_NODE_CLEAR,		/* empty the node tree, root first */
+	OP_COUNT
+};
+
+struct node_model {
+	struct prio_tree_node	node;
+	bool			in_tree;
+};
+
+struct vma_model {
+	struct vm_area_struct	vma;
+	bool			in_tree;
+};
+
+struct fuzz_state {
+	struct fuzz_input	in;
+	struct prio_tree_root	node_root;
+	struct prio_tree_root	vma_root;
+	unsigned int		node_bits;	/* expected index_bits */
+	unsigned int		vma_bits;
+	struct node_model	nodes[NODE_SLOTS];
+	struct vma_model	vmas[VMA_SLOTS];
+	unsigned char		seen[VMA_SLOTS > NODE_SLOTS ?
+				     VMA_SLOTS : NODE_SLOTS];
+};
+
+/* The index_bits a tree needs for @heap: 1 for 0 and 1, else bit length. */
+static unsigned int bits_for(unsigned long heap)
+{
+	return heap ? BITS_PER_LONG - __builtin_clzl(heap) : 1;
+}
+
+static bool overlaps(unsigned long r, unsigned long h,
+		     unsigned long begin, unsigned long end)
+{
+	return r <= end && h >= begin;
+}
+
+/*
+ * Slot selection: a byte names a slot, and the search moves on from there
+ * to the first slot in the wanted state, so most bytes do something.
+ * Returns -1 when no slot is in that state.
+ */
+static int pick_node(struct fuzz_state *s, bool in_tree)
+{
+	unsigned int i, start = fuzz_below(&s->in, NODE_SLOTS);
+
+	for (i = 0; i < NODE_SLOTS; i++) {
+		unsigned int slot = (start + i) % NODE_SLOTS;
+
+		if (s->nodes[slot].in_tree == in_tree)
+			return slot;
+	}
+	return -1;
+}
+
+static int pick_vma(struct fuzz_state *s, bool in_tree)
+{
+	unsigned int i, start = fuzz_below(&s->in, VMA_SLOTS);
+
+	for (i = 0; i < VMA_SLOTS; i++) {
+		unsigned int slot = (start + i) % VMA_SLOTS;
+
+		if (s->vmas[slot].in_tree == in_tree)
+			return slot;
+	}
+	return -1;
+}
+
+/*
+ * An interval: either two indices in order, or an index and a short
+ * length (saturating at ULONG_MAX), chosen by a mode byte.
+ */
+static void decode_interval(struct fuzz_input *in, unsigned long *start,
+			    unsigned long *last)
+{
+	uint8_t mode = fuzz_u8(in);
+	unsigned long a = fuzz_index(in), b, len;
+
+	if (mode & 1) {
+		b = fuzz_index(in);
+		*start = a < b ? a : b;
+		*last = a < b ? b : a;
+		return;
+	}
+	len = mode >> 1;
+	*start = a;
+	*last = a > ULONG_MAX - len ? ULONG_MAX : a + len;
+}
+
+/*
+ * A vma range: vm_pgoff from fuzz_index(), a page count that keeps
+ * HEAP_INDEX from wrapping (a vma may end exactly at page ULONG_MAX),
+ * and a page-aligned vm_start below 2^49 so vm_end cannot overflow.
+ */
+static void decode_vma_range(struct fuzz_input *in, unsigned long *vm_start,
+			     unsigned long *vm_end, unsigned long *pgoff)
+{
+	uint8_t shape = fuzz_u8(in);
+	unsigned long pages;
+
+	*pgoff = fuzz_index(in);
+	if (shape & 0x80)
+		pages = 1 + (fuzz_index(in) % MAX_VMA_PAGES);
+	else
+		pages = 1 + (shape & 0x0f);
+	if (pages - 1 > ULONG_MAX - *pgoff)
+		pages = ULONG_MAX - *pgoff + 1;
+	*vm_start = ((unsigned long)fuzz_u8(in) << 28 |
+		     (unsigned long)(shape & 0x70) << 16) << PAGE_SHIFT;
+	*vm_end = *vm_start + (pages << PAGE_SHIFT);
+}
+
+static int node_slot(struct fuzz_state *s, const struct prio_tree_node *node)
+{
+	uintptr_t p = (uintptr_t)node, base = (uintptr_t)s->nodes;
+
+	FUZZ_EXPECT(p >= base && p < base + sizeof(s->nodes) &&
+		    (p - base) % sizeof(s->nodes[0]) ==
+		    offsetof(struct node_model, node),
+		    "node %p returned by the tree is none of the harness's",
+		    (const void *)node);
+	return (p - base) / sizeof(s->nodes[0]);
+}
+
+static int vma_slot(struct fuzz_state *s, const struct vm_area_struct *vma)
+{
+	uintptr_t p = (uintptr_t)vma, base = (uintptr_t)s->vmas;
+
+	FUZZ_EXPECT(p >= base && p < base + sizeof(s->vmas) &&
+		    (p - base) % sizeof(s->vmas[0]) ==
+		    offsetof(struct vma_model, vma),
+		    "vma %p returned by the tree is none of the harness's",
+		    (const void *)vma);
+	return (p - base) / sizeof(s->vmas[0]);
+}
+
+static int node_model_find(struct fuzz_state *s, unsigned long start,
+			   unsigned long last)
+{
+	int i;
+
+	for (i = 0; i < NODE_SLOTS; i++)
+		if (s->nodes[i].in_tree && s->nodes[i].node.start == start &&
+		    s->nodes[i].node.last == last)
+			return i;
+	return -1;
+}
+
+static bool node_model_empty(struct fuzz_state *s)
+{
+	int i;
+
+	for (i = 0; i < NODE_SLOTS; i++)
+		if (s->nodes[i].in_tree)
+			return false;
+	return true;
+}
+
+static bool vma_model_empty(struct fuzz_state *s)
+{
+	int i;
+
+	for (i = 0; i < VMA_SLOTS; i++)
+		if (s->vmas[i].in_tree)
+			return false;
+	return true;
+}
+
+/*
+ * Runs the query [@begin, @end] on the node tree and compares it with the
+ * model.  @stop_after > 0 abandons the query after that many hits (callers
+ * may stop early; the iterator holds no resources); the hits so far must
+ * still be right and distinct.
+ */
+static void node_query(struct fuzz_state *s, unsigned long begin,
+		       unsigned long end, unsigned int stop_after)
+{
+	struct prio_tree_iter iter;
+	struct prio_tree_node *node;
+	unsigned int hits = 0, expected = 0;
+	int i, slot;
+
+	memset(s->seen, 0, sizeof(s->seen));
+	for (node = prio_tree_first(&s->node_root, &iter, begin, end); node;
+	     node = prio_tree_next(&s->node_root, &iter, begin, end)) {
+		slot = node_slot(s, node);
+		FUZZ_EXPECT(s->nodes[slot].in_tree,
+			    "query [%lu, %lu] returned slot %d, not in the tree",
+			    begin, end, slot);
+		FUZZ_EXPECT(overlaps(node->start, node->last, begin, end),
+			    "query [%lu, %lu] returned [%lu, %lu]", begin, end,
+			    node->start, node->last);
+		FUZZ_EXPECT(!s->seen[slot],
+			    "query [%lu, %lu] returned [%lu, %lu] twice",
+			    begin, end, node->start, node->last);
+		s->seen[slot] = 1;
+		if (++hits == stop_after)
+			return;
+	}
+	FUZZ_EXPECT(!prio_tree_next(&s->node_root, &iter, begin, end),
+		    "finished query [%lu, %lu] returned another node",
+		    begin, end);
+	for (i = 0; i < NODE_SLOTS; i++) {
+		if (!s->nodes[i].in_tree ||
+		    !overlaps(s->nodes[i].node.start, s->nodes[i].node.last,
+			      begin, end))
+			continue;
+		expected++;
+		FUZZ_EXPECT(s->seen[i], "query [%lu, %lu] missed [%lu, %lu]",
+			    begin, end, s->nodes[i].node.start,
+			    s->nodes[i].node.last);
+	}
+	FUZZ_EXPECT(hits == expected, "query [%lu, %lu]: %u hits, model %u",
+		    begin, end, hits, expected);
+}
+
+/*
+ * The vma version: every vma of an overlapping range exactly once, and
+ * the vmas of one range (one tree node and its vm_set) consecutively.
+ */
+static void vma_query(struct fuzz_state *s, unsigned long begin,
+		      unsigned long end)
+{
+	struct prio_tree_iter iter;
+	struct vm_area_struct *vma, *prev = NULL;
+	unsigned int hits = 0, expected = 0;
+	unsigned long r, h;
+	int i, slot;
+
+	memset(s->seen, 0, sizeof(s->seen));
+	for (vma = __vma_prio_tree_first(&s->vma_root, &iter, begin, end); vma;
+	     vma = __vma_prio_tree_next(vma, &s->vma_root, &iter, begin, end)) {
+		slot = vma_slot(s, vma);
+		r = RADIX_INDEX(vma);
+		h = HEAP_INDEX(vma);
+		FUZZ_EXPECT(s->vmas[slot].in_tree,
+			    "vma query [%lu, %lu] returned vma %d, not in the tree",
+			    begin, end, slot);
+		FUZZ_EXPECT(overlaps(r, h, begin, end),
+			    "vma query [%lu, %lu] returned vma [%lu, %lu]",
+			    begin, end, r, h);
+		FUZZ_EXPECT(!s->seen[slot],
+			    "vma query [%lu, %lu] returned vma %d twice",
+			    begin, end, slot);
+		/* a range seen before must be the one just returned */
+		if (!prev || RADIX_INDEX(prev) != r || HEAP_INDEX(prev) != h) {
+			for (i = 0; i < VMA_SLOTS; i++)
+				FUZZ_EXPECT(!s->seen[i] ||
+					    RADIX_INDEX(&s->vmas[i].vma) != r ||
+					    HEAP_INDEX(&s->vmas[i].vma) != h,
+					    "vma query [%lu, %lu]: the vm_set of [%lu, %lu] came in pieces",
+					    begin, end, r, h);
+		}
+		s->seen[slot] = 1;
+		prev = vma;
+		hits++;
+	}
+	FUZZ_EXPECT(!prio_tree_next(&s->vma_root, &iter, begin, end),
+		    "finished vma query [%lu, %lu] returned another node",
+		    begin, end);
+	for (i = 0; i < VMA_SLOTS; i++) {
+		vma = &s->vmas[i].vma;
+		if (!s->vmas[i].in_tree ||
+		    !overlaps(RADIX_INDEX(vma), HEAP_INDEX(vma), begin, end))
+			continue;
+		expected++;
+		FUZZ_EXPECT(s->seen[i], "vma query [%lu, %lu] missed vma %d [%lu, %lu]",
+			    begin, end, i, RADIX_INDEX(vma), HEAP_INDEX(vma));
+	}
+	FUZZ_EXPECT(hits == expected, "vma query [%lu, %lu]: %u hits, model %u",
+		    begin, end, hits, expected);
+}
+
+static void verify_node_tree(struct fuzz_state *s)
+{
+	struct prio_tree_fault fault;
+
+	FUZZ_EXPECT(prio_tree_check(&s->node_root, &fault) == 0,
+		    "invariant %s at depth %u, node [%lu, %lu]",
+		    fault.invariant, fault.depth, fault.radix, fault.heap);
+	if (node_model_empty(s))
+		s->node_bits = 1;
+	FUZZ_EXPECT(s->node_root.index_bits == s->node_bits,
+		    "index_bits %u, model %u", s->node_root.index_bits,
+		    s->node_bits);
+	node_query(s, 0, ULONG_MAX, 0);
+}
+
+static void verify_vma_tree(struct fuzz_state *s)
+{
+	struct prio_tree_fault fault;
+
+	FUZZ_EXPECT(vma_prio_tree_check(&s->vma_root, &fault) == 0,
+		    "vma invariant %s at depth %u, range [%lu, %lu]",
+		    fault.invariant, fault.depth, fault.radix, fault.heap);
+	if (vma_model_empty(s))
+		s->vma_bits = 1;
+	FUZZ_EXPECT(s->vma_root.index_bits == s->vma_bits,
+		    "vma index_bits %u, model %u", s->vma_root.index_bits,
+		    s->vma_bits);
+	vma_query(s, 0, ULONG_MAX);
+}
+
+static void op_node_insert(struct fuzz_state *s, bool twin)
+{
+	int slot = pick_node(s, false), twin_slot = -1, existing;
+	struct prio_tree_node *node, *ret;
+	unsigned long start, last;
+
+	if (twin)
+		twin_slot = pick_node(s, true);
+	else
+		decode_interval(&s->in, &start, &last);
+	if (slot < 0 || (twin && twin_slot < 0))
+		return;
+	if (twin) {
+		start = s->nodes[twin_slot].node.start;
+		last = s->nodes[twin_slot].node.last;
+	}
+	node = &s->nodes[slot].node;
+	node->start = start;
+	node->last = last;
+	existing = node_model_find(s, start, last);
+
+	ret = prio_tree_insert(&s->node_root, node);
+	if (existing >= 0) {
+		FUZZ_EXPECT(ret == &s->nodes[existing].node,
+			    "insert of present [%lu, %lu] returned %p, not slot %d",
+			    start, last, (void *)ret, existing);
+	} else {
+		FUZZ_EXPECT(ret == node,
+			    "insert of new [%lu, %lu] returned %p, not the node",
+			    start, last, (void *)ret);
+		s->nodes[slot].in_tree = true;
+		if (bits_for(last) > s->node_bits || node_model_empty(s))
+			s->node_bits = bits_for(last);
+	}
+	verify_node_tree(s);
+}
+
+static void op_node_remove(struct fuzz_state *s)
+{
+	int slot = pick_node(s, true);
+
+	if (slot < 0)
+		return;
+	prio_tree_remove(&s->node_root, &s->nodes[slot].node);
+	s->nodes[slot].in_tree = false;
+	verify_node_tree(s);
+}
+
+static void op_node_replace(struct fuzz_state *s)
+{
+	int old = pick_node(s, true), slot = pick_node(s, false);
+	struct prio_tree_node *ret;
+
+	if (old < 0 || slot < 0)
+		return;
+	s->nodes[slot].node.start = s->nodes[old].node.start;
+	s->nodes[slot].node.last = s->nodes[old].node.last;
+	ret = prio_tree_replace(&s->node_root, &s->nodes[old].node,
+				&s->nodes[slot].node);
+	FUZZ_EXPECT(ret == &s->nodes[old].node,
+		    "replace returned %p, not the old node", (void *)ret);
+	s->nodes[old].in_tree = false;
+	s->nodes[slot].in_tree = true;
+	verify_node_tree(s);
+}
+
+static void op_node_lookup(struct fuzz_state *s)
+{
+	uint8_t mode = fuzz_u8(&s->in);
+	unsigned long start, last;
+	struct prio_tree_node *ret;
+	int slot, expected;
+
+	if (mode & 1) {
+		slot = pick_node(s, true);
+		if (slot < 0)
+			return;
+		start = s->nodes[slot].node.start;
+		last = s->nodes[slot].node.last;
+	} else {
+		/* unordered on purpose: start > last must find nothing */
+		start = fuzz_index(&s->in);
+		last = fuzz_index(&s->in);
+	}
+	expected = start <= last ? node_model_find(s, start, last) : -1;
+	ret = prio_tree_lookup(&s->node_root, start, last);
+	FUZZ_EXPECT(ret == (expected < 0 ? NULL : &s->nodes[expected].node),
+		    "lookup [%lu, %lu] returned %p, model slot %d",
+		    start, last, (void *)ret, expected);
+}
+
+static void op_node_query(struct fuzz_state *s, bool point)
+{
+	unsigned long a = fuzz_index(&s->in), b = point ? a : fuzz_index(&s->in);
+	unsigned int stop_after = point ? 0 : fuzz_u8(&s->in) % 8;
+
+	node_query(s, a < b ? a : b, a < b ? b : a, stop_after);
+}
+
+static void op_node_clear(struct fuzz_state *s)
+{
+	struct prio_tree_node *top;
+
+	while (!prio_tree_empty(&s->node_root)) {
+		top = s->node_root.prio_tree_node;
+		prio_tree_remove(&s->node_root, top);
+		s->nodes[node_slot(s, top)].in_tree = false;
+		verify_node_tree(s);
+	}
+	FUZZ_EXPECT(node_model_empty(s), "an empty tree, but the model holds nodes");
+}
+
+static void vma_set_range(struct vm_area_struct *vma, unsigned long vm_start,
+			  unsigned long vm_end, unsigned long pgoff)
+{
+	vma->vm_start = vm_start;
+	vma->vm_end = vm_end;
+	vma->vm_pgoff = pgoff;
+}
+
+static void vma_model_grow(struct fuzz_state *s, struct vm_area_struct *vma,
+			   bool was_empty)
+{
+	if (was_empty || bits_for(HEAP_INDEX(vma)) > s->vma_bits)
+		s->vma_bits = bits_for(HEAP_INDEX(vma));
+}
+
+static void op_vma_insert(struct fuzz_state *s, bool twin)
+{
+	int slot = pick_vma(s, false), twin_slot = -1;
+	unsigned long vm_start, vm_end, pgoff;
+	struct vm_area_struct *vma;
+	bool was_empty;
+
+	if (twin)
+		twin_slot = pick_vma(s, true);
+	else
+		decode_vma_range(&s->in, &vm_start, &vm_end, &pgoff);
+	if (slot < 0 || (twin && twin_slot < 0))
+		return;
+	if (twin) {
+		vma = &s->vmas[twin_slot].vma;
+		vm_start = vma->vm_start;
+		vm_end = vma->vm_end;
+		pgoff = vma->vm_pgoff;
+	}
+	vma = &s->vmas[slot].vma;
+	FUZZ_EXPECT(vma_shared_empty(vma), "vma %d out of the tree has links",
+		    slot);
+	vma_set_range(vma, vm_start, vm_end, pgoff);
+	was_empty = vma_model_empty(s);
+	__vma_prio_tree_insert(&s->vma_root, vma);
+	s->vmas[slot].in_tree = true;
+	vma_model_grow(s, vma, was_empty);
+	verify_vma_tree(s);
+}
+
+static void op_vma_fork(struct fuzz_state *s)
+{
+	int old = pick_vma(s, true), slot = pick_vma(s, false);
+	struct vm_area_struct *vma, *parent;
+
+	if (old < 0 || slot < 0)
+		return;
+	parent = &s->vmas[old].vma;
+	vma = &s->vmas[slot].vma;
+	vma_set_range(vma, parent->vm_start, parent->vm_end, parent->vm_pgoff);
+	__vma_prio_tree_add(vma, parent);
+	s->vmas[slot].in_tree = true;
+	verify_vma_tree(s);
+}
+
+static void op_vma_remove(struct fuzz_state *s)
+{
+	int slot = pick_vma(s, true);
+	struct vm_area_struct *vma;
+
+	if (slot < 0)
+		return;
+	vma = &s->vmas[slot].vma;
+	__vma_prio_tree_remove(&s->vma_root, vma);
+	s->vmas[slot].in_tree = false;
+	FUZZ_EXPECT(vma_shared_empty(vma) && !vma->vm_set_head,
+		    "removed vma %d keeps links", slot);
+	verify_vma_tree(s);
+}
+
+static void op_vma_modify(struct fuzz_state *s, bool twin)
+{
+	bool in_tree = fuzz_u8(&s->in) & 1, was_empty;
+	int slot = pick_vma(s, in_tree), twin_slot = -1;
+	unsigned long vm_start, vm_end, pgoff;
+	struct vm_area_struct *vma;
+
+	if (twin)
+		twin_slot = pick_vma(s, true);
+	else
+		decode_vma_range(&s->in, &vm_start, &vm_end, &pgoff);
+	if (slot < 0 || (twin && twin_slot < 0))
+		return;
+	if (twin) {
+		vma = &s->vmas[twin_slot].vma;
+		vm_start = vma->vm_start;
+		vm_end = vma->vm_end;
+		pgoff = vma->vm_pgoff;
+	}
+	vma = &s->vmas[slot].vma;
+	if (!in_tree) {
+		__vma_modify(NULL, vma, vm_start, vm_end, pgoff);
+		FUZZ_EXPECT(vma->vm_start == vm_start && vma->vm_end == vm_end &&
+			    vma->vm_pgoff == pgoff && vma_shared_empty(vma),
+			    "__vma_modify(NULL) of vma %d", slot);
+		return;
+	}
+	/* remove and insert: the tree may be empty in between */
+	s->vmas[slot].in_tree = false;
+	was_empty = vma_model_empty(s);
+	__vma_modify(&s->vma_root, vma, vm_start, vm_end, pgoff);
+	s->vmas[slot].in_tree = true;
+	vma_model_grow(s, vma, was_empty);
+	verify_vma_tree(s);
+}
+
+static void op_vma_lookup(struct fuzz_state *s)
+{
+	unsigned long r = fuzz_index(&s->in), h = fuzz_index(&s->in);
+	struct prio_tree_node *ret;
+	struct vm_area_struct *vma;
+	bool present = false;
+	int i, slot;
+
+	if (fuzz_u8(&s->in) & 1) {
+		slot = pick_vma(s, true);
+		if (slot >= 0) {
+			r = RADIX_INDEX(&s->vmas[slot].vma);
+			h = HEAP_INDEX(&s->vmas[slot].vma);
+		}
+	}
+	for (i = 0; i < VMA_SLOTS; i++)
+		if (s->vmas[i].in_tree && r <= h &&
+		    RADIX_INDEX(&s->vmas[i].vma) == r &&
+		    HEAP_INDEX(&s->vmas[i].vma) == h)
+			present = true;
+	ret = prio_tree_lookup(&s->vma_root, r, h);
+	FUZZ_EXPECT(!!ret == present, "vma lookup [%lu, %lu]: %p, model %d",
+		    r, h, (void *)ret, present);
+	if (!ret)
+		return;
+	vma = prio_tree_entry(ret, struct vm_area_struct,
+			      shared.prio_tree_node);
+	slot = vma_slot(s, vma);
+	FUZZ_EXPECT(s->vmas[slot].in_tree && vma->shared.both.parent &&
+		    RADIX_INDEX(vma) == r && HEAP_INDEX(vma) == h,
+		    "vma lookup [%lu, %lu] found vma %d, not its tree node",
+		    r, h, slot);
+}
+
+static void op_vma_query(struct fuzz_state *s, bool point)
+{
+	unsigned long a = fuzz_index(&s->in), b = point ? a : fuzz_index(&s->in);
+
+	vma_query(s, a < b ? a : b, a < b ? b : a);
+}
+
+static void fuzz_state_init(struct fuzz_state *s, const uint8_t *data,
+			    size_t size)
+{
+	int i;
+
+	memset(s, 0, sizeof(*s));
+	fuzz_input_init(&s->in, data, size);
+	INIT_PRIO_TREE_ROOT(&s->node_root);
+	/*
+	 * The first byte chooses how the vma root starts: already raw, or
+	 * plain, which __vma_prio_tree_insert() must turn raw by itself.
+	 */
+	if (fuzz_u8(&s->in) & 1)
+		INIT_RAW_PRIO_TREE_ROOT(&s->vma_root);
+	else
+		INIT_PRIO_TREE_ROOT(&s->vma_root);
+	s->node_bits = s->vma_bits = 1;
+	for (i = 0; i < NODE_SLOTS; i++)
+		INIT_PRIO_TREE_NODE(&s->nodes[i].node);
+	for (i = 0; i < VMA_SLOTS; i++) {
+		INIT_VMA_SHARED(&s->vmas[i].vma);
+		vma_set_range(&s->vmas[i].vma, 0, PAGE_SIZE, 0);
+	}
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	static struct fuzz_state state;
+	struct fuzz_state *s = &state;
+	unsigned int ops;
+
+	fuzz_state_init(s, data, size);
+	for (ops = 0; ops < MAX_OPS && fuzz_more(&s->in); ops++) {
+		switch (fuzz_u8(&s->in) % OP_COUNT) {
+		case OP_NODE_INSERT:
+			op_node_insert(s, false);
+			break;
+		case OP_NODE_INSERT_TWIN:
+			op_node_insert(s, true);
+			break;
+		case OP_NODE_REMOVE:
+			op_node_remove(s);
+			break;
+		case OP_NODE_REPLACE:
+			op_node_replace(s);
+			break;
+		case OP_NODE_LOOKUP:
+			op_node_lookup(s);
+			break;
+		case OP_NODE_QUERY:
+			op_node_query(s, false);
+			break;
+		case OP_NODE_POINT:
+			op_node_query(s, true);
+			break;
+		case OP_VMA_INSERT:
+			op_vma_insert(s, false);
+			break;
+		case OP_VMA_INSERT_TWIN:
+			op_vma_insert(s, true);
+			break;
+		case OP_VMA_FORK:
+			op_vma_fork(s);
+			break;
+		case OP_VMA_REMOVE:
+			op_vma_remove(s);
+			break;
+		case OP_VMA_MODIFY:
+			op_vma_modify(s, false);
+			break;
+		case OP_VMA_MODIFY_TWIN:
+			op_vma_modify(s, true);
+			break;
+		case OP_VMA_LOOKUP:
+			op_vma_lookup(s);
+			break;
+		case OP_VMA_QUERY:
+			op_vma_query(s, false);
+			break;
+		case OP_VMA_POINT:
+			op_vma_query(s, true);
+			break;
+		case OP_NODE_CLEAR:
+			op_node_clear(s);
+			break;
+		}
+	}
+	/* Nothing is allocated: the trees die with the pools. */
+	return 0;
+}
