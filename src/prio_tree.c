@@ -179,6 +179,30 @@ static void prio_tree_debug_verify(const struct prio_tree_root *root)
 	}
 }
 
+/*
+ * Put @node into @old's place and unlink @old, without any check: the
+ * insert walk swaps a node with a different key into a place this way
+ * (its caller then restores the invariants), so only the exported
+ * prio_tree_replace() may insist on equal keys.  O(1).
+ */
+static void __prio_tree_replace(struct prio_tree_root *root,
+				struct prio_tree_node *old,
+				struct prio_tree_node *node)
+{
+	INIT_PRIO_TREE_NODE(node);
+	if (prio_tree_root(old)) {
+		BUG_ON(root->prio_tree_node != old);
+		root->prio_tree_node = node;
+	} else {
+		BUG_ON(old->parent->left != old && old->parent->right != old);
+		set_child(old->parent, old->parent->right == old, node);
+	}
+	if (!prio_tree_left_empty(old))
+		set_child(node, false, old->left);
+	if (!prio_tree_right_empty(old))
+		set_child(node, true, old->right);
+}
+
 /**
  * prio_tree_replace - put @node where @old is, and unlink @old
  * @root: the tree
@@ -203,19 +227,7 @@ struct prio_tree_node *prio_tree_replace(struct prio_tree_root *root,
 		BUG_ON(!prio_tree_contains(root, old));
 		BUG_ON(prio_tree_contains(root, node));
 	}
-
-	INIT_PRIO_TREE_NODE(node);
-	if (prio_tree_root(old)) {
-		BUG_ON(root->prio_tree_node != old);
-		root->prio_tree_node = node;
-	} else {
-		BUG_ON(old->parent->left != old && old->parent->right != old);
-		set_child(old->parent, old->parent->right == old, node);
-	}
-	if (!prio_tree_left_empty(old))
-		set_child(node, false, old->left);
-	if (!prio_tree_right_empty(old))
-		set_child(node, true, old->right);
+	__prio_tree_replace(root, old, node);
 	return old;
 }
 EXPORT_SYMBOL(prio_tree_replace);
@@ -325,7 +337,7 @@ struct prio_tree_node *prio_tree_insert(struct prio_tree_root *root,
 			return cur;
 		}
 		if (ranks_before(radix, heap, r, h)) {
-			prio_tree_replace(root, cur, carried);
+			__prio_tree_replace(root, cur, carried);
 			tmp = carried;
 			carried = cur;
 			cur = tmp;
