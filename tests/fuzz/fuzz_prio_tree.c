@@ -372,7 +372,7 @@ static void op_node_insert(struct fuzz_state *s, bool twin)
 {
 	int slot = pick_node(s, false), twin_slot = -1, existing;
 	struct prio_tree_node *node, *ret;
-	unsigned long start, last;
+	unsigned long start = 0, last = 0;
 
 	if (twin)
 		twin_slot = pick_node(s, true);
@@ -437,7 +437,7 @@ static void op_node_replace(struct fuzz_state *s)
 static void op_node_lookup(struct fuzz_state *s)
 {
 	uint8_t mode = fuzz_u8(&s->in);
-	unsigned long start, last;
+	unsigned long start = 0, last = 0;
 	struct prio_tree_node *ret;
 	int slot, expected;
 
@@ -498,7 +498,7 @@ static void vma_model_grow(struct fuzz_state *s, struct vm_area_struct *vma,
 static void op_vma_insert(struct fuzz_state *s, bool twin)
 {
 	int slot = pick_vma(s, false), twin_slot = -1;
-	unsigned long vm_start, vm_end, pgoff;
+	unsigned long vm_start = 0, vm_end = 0, pgoff = 0;
 	struct vm_area_struct *vma;
 	bool was_empty;
 
@@ -559,7 +559,7 @@ static void op_vma_modify(struct fuzz_state *s, bool twin)
 {
 	bool in_tree = fuzz_u8(&s->in) & 1, was_empty;
 	int slot = pick_vma(s, in_tree), twin_slot = -1;
-	unsigned long vm_start, vm_end, pgoff;
+	unsigned long vm_start = 0, vm_end = 0, pgoff = 0;
 	struct vm_area_struct *vma;
 
 	if (twin)

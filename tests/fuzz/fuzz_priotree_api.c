@@ -1,0 +1,448 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Fuzz harness for the plain C API, <priotree.h>: arbitrary bytes become
+ * calls with arbitrary arguments (reversed intervals, absent entries,
+ * duplicates, NULL items, failing allocations), and every call must
+ * return what the documentation promises, leave the index consistent,
+ * and never crash, leak (LeakSanitizer, valgrind) or hang.
+ *
+ * A brute-force model holds the multiset of (start, last, item) entries.
+ * Queries, foreach and count are compared with it; priotree_check() runs
+ * after every mutation.  Allocation failures are injected by compiling
+ * src/priotree.c into this file with malloc() and calloc() routed through
+ * fuzz_malloc() and fuzz_calloc(); an -ENOMEM must leave the index as it
+ * was.  Corruption ops break the index on purpose and demand that
+ * priotree_check() notices, then repair it.
+ */
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fuzz_input.h"
+
+/*
+ * Allocation fault injection.  fail_countdown == n > 0 makes the n-th
+ * allocation from now fail; alloc_failed records that one did.
+ */
+static unsigned int fail_countdown;
+static bool alloc_failed;
+
+static bool fuzz_alloc_should_fail(void)
+{
+	if (!fail_countdown || --fail_countdown)
+		return false;
+	alloc_failed = true;
+	return true;
+}
+
+static void *fuzz_malloc(size_t size)
+{
+	return fuzz_alloc_should_fail() ? NULL : malloc(size);
+}
+
+static void *fuzz_calloc(size_t n, size_t size)
+{
+	return fuzz_alloc_should_fail() ? NULL : calloc(n, size);
+}
+
+/* <stdlib.h> is in already, so only the library's calls are rerouted. */
+#define malloc(size)		fuzz_malloc(size)
+#define calloc(n, size)		fuzz_calloc(n, size)
+#include "../../src/priotree.c"
+#undef malloc
+#undef calloc
+
+#define MODEL_ENTRIES	192
+#define ITEMS		6
+#define MAX_OPS		2000
+
+enum fuzz_op {
+	OP_INSERT,		/* interval (either order), item */
+	OP_INSERT_TWIN,		/* entry, item: an interval already present */
+	OP_REMOVE,		/* interval (either order), item */
+	OP_REMOVE_ENTRY,	/* entry: one that is present */
+	OP_QUERY,		/* index, index (either order) */
+	OP_FOREACH,		/* index, index, stop-after */
+	OP_FAIL_ALLOC,		/* which allocation from now fails */
+	OP_RENEW,		/* free the index, make a new one */
+	OP_CORRUPT,		/* kind: break, check, repair */
+	OP_COUNT
+};
+
+struct model_entry {
+	unsigned long	start;
+	unsigned long	last;
+	void		*item;
+	bool		matched;	/* scratch for comparing query results */
+};
+
+struct fuzz_state {
+	struct fuzz_input	in;
+	struct priotree		*pt;
+	struct model_entry	model[MODEL_ENTRIES];
+	unsigned int		entries;
+	/* intervals a query has finished with, to check grouping */
+	unsigned long		done_start[MODEL_ENTRIES];
+	unsigned long		done_last[MODEL_ENTRIES];
+};
+
+/* Items are addresses the harness owns; NULL is a valid item too. */
+static char item_tokens[ITEMS - 1];
+
+static void *decode_item(struct fuzz_input *in)
+{
+	unsigned int k = fuzz_below(in, ITEMS);
+
+	return k ? &item_tokens[k - 1] : NULL;
+}
+
+static void verify(struct fuzz_state *s)
+{
+	char msg[160];
+
+	FUZZ_EXPECT(priotree_check(s->pt, msg, sizeof(msg)) == 0, "%s", msg);
+	FUZZ_EXPECT(priotree_count(s->pt) == s->entries,
+		    "count %zu, model %u", priotree_count(s->pt), s->entries);
+}
+
+static int model_find(struct fuzz_state *s, unsigned long start,
+		      unsigned long last, void *item)
+{
+	unsigned int i;
+
+	for (i = 0; i < s->entries; i++)
+		if (s->model[i].start == start && s->model[i].last == last &&
+		    s->model[i].item == item)
+			return i;
+	return -1;
+}
+
+static void model_remove(struct fuzz_state *s, int i)
+{
+	s->model[i] = s->model[--s->entries];
+}
+
+static void op_insert(struct fuzz_state *s, bool twin)
+{
+	unsigned long start, last;
+	void *item;
+	int ret;
+
+	if (twin) {
+		if (!s->entries)
+			return;
+		start = s->model[fuzz_below(&s->in, s->entries)].start;
+		last = s->model[fuzz_below(&s->in, s->entries)].last;
+		/* two entries' bounds may cross; keep the pair valid */
+		if (start > last)
+			last = start;
+	} else {
+		start = fuzz_index(&s->in);
+		last = fuzz_index(&s->in);
+	}
+	item = decode_item(&s->in);
+	if (s->entries == MODEL_ENTRIES)
+		return;
+
+	alloc_failed = false;
+	ret = priotree_insert(s->pt, start, last, item);
+	if (start > last) {
+		FUZZ_EXPECT(ret == -EINVAL, "insert [%lu, %lu]: %d", start,
+			    last, ret);
+	} else if (alloc_failed) {
+		FUZZ_EXPECT(ret == -ENOMEM,
+			    "insert [%lu, %lu] with a failed allocation: %d",
+			    start, last, ret);
+	} else {
+		FUZZ_EXPECT(ret == 0, "insert [%lu, %lu]: %d", start, last, ret);
+		s->model[s->entries++] = (struct model_entry) {
+			.start = start, .last = last, .item = item,
+		};
+	}
+	verify(s);
+}
+
+static void op_remove(struct fuzz_state *s, bool present)
+{
+	unsigned long start, last;
+	struct model_entry *e;
+	void *item;
+	int ret, i;
+
+	if (present) {
+		if (!s->entries)
+			return;
+		e = &s->model[fuzz_below(&s->in, s->entries)];
+		start = e->start;
+		last = e->last;
+		item = e->item;
+	} else {
+		start = fuzz_index(&s->in);
+		last = fuzz_index(&s->in);
+		item = decode_item(&s->in);
+	}
+	i = model_find(s, start, last, item);
+	ret = priotree_remove(s->pt, start, last, item);
+	if (start > last)
+		FUZZ_EXPECT(ret == -EINVAL, "remove [%lu, %lu]: %d", start,
+			    last, ret);
+	else if (i < 0)
+		FUZZ_EXPECT(ret == -ENOENT, "remove of absent [%lu, %lu]: %d",
+			    start, last, ret);
+	else
+		FUZZ_EXPECT(ret == 0, "remove [%lu, %lu]: %d", start, last, ret);
+	if (i >= 0)
+		model_remove(s, i);
+	verify(s);
+}
+
+/*
+ * One hit of a query: it must match an entry of the model not matched yet
+ * that overlaps [first, last], and the hits of one interval must come
+ * together.  *@done counts the intervals finished so far.
+ */
+static void match_hit(struct fuzz_state *s, const struct priotree_hit *hit,
+		      const struct priotree_hit *prev, unsigned int *done,
+		      unsigned long first, unsigned long last)
+{
+	unsigned int i;
+
+	FUZZ_EXPECT(hit->start <= last && hit->last >= first,
+		    "query [%lu, %lu] hit [%lu, %lu]", first, last,
+		    hit->start, hit->last);
+	if (prev && (prev->start != hit->start || prev->last != hit->last)) {
+		FUZZ_EXPECT(*done < MODEL_ENTRIES, "more intervals than entries");
+		s->done_start[*done] = prev->start;
+		s->done_last[*done] = prev->last;
+		++*done;
+		for (i = 0; i < *done; i++)
+			FUZZ_EXPECT(s->done_start[i] != hit->start ||
+				    s->done_last[i] != hit->last,
+				    "query [%lu, %lu]: entries of [%lu, %lu] not together",
+				    first, last, hit->start, hit->last);
+	}
+	for (i = 0; i < s->entries; i++) {
+		struct model_entry *e = &s->model[i];
+
+		if (!e->matched && e->start == hit->start &&
+		    e->last == hit->last && e->item == hit->item) {
+			e->matched = true;
+			return;
+		}
+	}
+	FUZZ_EXPECT(0, "query [%lu, %lu] hit ([%lu, %lu], %p) once too often",
+		    first, last, hit->start, hit->last, hit->item);
+}
+
+/* After a complete query: every overlapping entry was hit. */
+static void match_all(struct fuzz_state *s, unsigned long first,
+		      unsigned long last)
+{
+	unsigned int i;
+
+	for (i = 0; i < s->entries; i++) {
+		struct model_entry *e = &s->model[i];
+
+		FUZZ_EXPECT(e->matched || e->start > last || e->last < first,
+			    "query [%lu, %lu] missed ([%lu, %lu], %p)",
+			    first, last, e->start, e->last, e->item);
+		e->matched = false;
+	}
+}
+
+static void op_query(struct fuzz_state *s)
+{
+	unsigned long first = fuzz_index(&s->in), last = fuzz_index(&s->in);
+	struct priotree_hit hit, prev;
+	struct priotree_iter it;
+	unsigned int hits = 0, done = 0;
+	int ret;
+
+	ret = priotree_query(s->pt, first, last, &it);
+	if (first > last) {
+		FUZZ_EXPECT(ret == -EINVAL, "query [%lu, %lu]: %d", first,
+			    last, ret);
+		FUZZ_EXPECT(priotree_next(&it, &hit) == 0,
+			    "rejected query [%lu, %lu] has a hit", first, last);
+		return;
+	}
+	FUZZ_EXPECT(ret == 0, "query [%lu, %lu]: %d", first, last, ret);
+	while (priotree_next(&it, &hit) > 0) {
+		match_hit(s, &hit, hits ? &prev : NULL, &done, first, last);
+		prev = hit;
+		hits++;
+	}
+	FUZZ_EXPECT(priotree_next(&it, &hit) == 0,
+		    "finished query [%lu, %lu] has another hit", first, last);
+	match_all(s, first, last);
+}
+
+struct foreach_state {
+	struct fuzz_state	*s;
+	unsigned long		first, last;
+	unsigned int		hits, stop_after, done;
+	struct priotree_hit	prev;
+};
+
+/* Stops the walk with a distinctive value after stop_after hits. */
+#define FOREACH_STOPPED	4242
+
+static int foreach_visit(const struct priotree_hit *hit, void *arg)
+{
+	struct foreach_state *f = arg;
+
+	match_hit(f->s, hit, f->hits ? &f->prev : NULL, &f->done, f->first,
+		  f->last);
+	f->prev = *hit;
+	return ++f->hits == f->stop_after ? FOREACH_STOPPED : 0;
+}
+
+static void op_foreach(struct fuzz_state *s)
+{
+	struct foreach_state f = {
+		.s = s,
+		.first = fuzz_index(&s->in),
+		.last = fuzz_index(&s->in),
+		.stop_after = fuzz_below(&s->in, 8),
+	};
+	unsigned int i;
+	int ret;
+
+	ret = priotree_foreach(s->pt, f.first, f.last, foreach_visit, &f);
+	if (f.first > f.last) {
+		FUZZ_EXPECT(ret == -EINVAL && !f.hits, "foreach [%lu, %lu]: %d",
+			    f.first, f.last, ret);
+		return;
+	}
+	if (ret == FOREACH_STOPPED) {
+		FUZZ_EXPECT(f.hits == f.stop_after,
+			    "foreach stopped after %u hits, asked %u",
+			    f.hits, f.stop_after);
+		for (i = 0; i < s->entries; i++)
+			s->model[i].matched = false;
+		return;
+	}
+	FUZZ_EXPECT(ret == 0, "foreach [%lu, %lu]: %d", f.first, f.last, ret);
+	match_all(s, f.first, f.last);
+}
+
+static void op_fail_alloc(struct fuzz_state *s)
+{
+	fail_countdown = 1 + fuzz_below(&s->in, 3);
+}
+
+static void op_renew(struct fuzz_state *s)
+{
+	priotree_free(s->pt);
+	s->pt = NULL;
+	s->entries = 0;
+	alloc_failed = false;
+	s->pt = priotree_new();
+	if (alloc_failed) {
+		FUZZ_EXPECT(!s->pt, "priotree_new() with a failed allocation");
+		/* the next attempt cannot fail: the countdown has fired */
+		s->pt = priotree_new();
+	}
+	FUZZ_EXPECT(s->pt, "priotree_new() failed without a failed allocation");
+	verify(s);
+}
+
+static void expect_corrupt(struct fuzz_state *s, const char *what,
+			   const char *needle)
+{
+	char msg[160] = "";
+
+	FUZZ_EXPECT(priotree_check(s->pt, msg, sizeof(msg)) == -EUCLEAN,
+		    "priotree_check() missed %s", what);
+	FUZZ_EXPECT(strstr(msg, needle), "%s: message '%s' lacks '%s'",
+		    what, msg, needle);
+	FUZZ_EXPECT(priotree_check(s->pt, NULL, 0) == -EUCLEAN,
+		    "priotree_check(NULL) missed %s", what);
+}
+
+/*
+ * Break one thing inside the index, demand that priotree_check() reports
+ * it, and put it back.  The index is reached through the private types
+ * of src/priotree.c, which this file includes.
+ */
+static void op_corrupt(struct fuzz_state *s)
+{
+	struct prio_tree_root *root = &s->pt->root;
+	struct pt_range *range;
+	struct list_head saved;
+	unsigned short bits;
+
+	switch (fuzz_below(&s->in, 3)) {
+	case 0:
+		s->pt->count++;
+		expect_corrupt(s, "a wrong count", "count says");
+		s->pt->count--;
+		break;
+	case 1:
+		bits = root->index_bits;
+		root->index_bits = prio_tree_empty(root) ? 2 : 0;
+		expect_corrupt(s, "a wrong index_bits", "4 bound");
+		root->index_bits = bits;
+		break;
+	default:
+		if (prio_tree_empty(root))
+			return;
+		range = to_range(root->prio_tree_node);
+		saved = range->entries;
+		INIT_LIST_HEAD(&range->entries);
+		expect_corrupt(s, "an interval without entries", "no entries");
+		range->entries = saved;
+		break;
+	}
+	verify(s);
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	static struct fuzz_state state;
+	struct fuzz_state *s = &state;
+	unsigned int ops;
+
+	memset(s, 0, sizeof(*s));
+	fuzz_input_init(&s->in, data, size);
+	fail_countdown = 0;
+	s->pt = priotree_new();
+	FUZZ_EXPECT(s->pt, "priotree_new() failed");
+	priotree_free(NULL);
+
+	for (ops = 0; ops < MAX_OPS && fuzz_more(&s->in); ops++) {
+		switch (fuzz_u8(&s->in) % OP_COUNT) {
+		case OP_INSERT:
+			op_insert(s, false);
+			break;
+		case OP_INSERT_TWIN:
+			op_insert(s, true);
+			break;
+		case OP_REMOVE:
+			op_remove(s, false);
+			break;
+		case OP_REMOVE_ENTRY:
+			op_remove(s, true);
+			break;
+		case OP_QUERY:
+			op_query(s);
+			break;
+		case OP_FOREACH:
+			op_foreach(s);
+			break;
+		case OP_FAIL_ALLOC:
+			op_fail_alloc(s);
+			break;
+		case OP_RENEW:
+			op_renew(s);
+			break;
+		case OP_CORRUPT:
+			op_corrupt(s);
+			break;
+		}
+	}
+	fail_countdown = 0;
+	priotree_free(s->pt);
+	return 0;
+}
