@@ -1,0 +1,123 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# check-identity.sh - prove the port copied and did not edit, and that the
+# two worlds differ only in their seam headers.
+#
+#   kernel-port/check-identity.sh TREE [OBJDIR]
+#
+# 1. Every file in kernel-port/files.list is byte-identical in TREE (cmp),
+#    printed with its sha256.
+# 2. Userspace side: the compiler's own dependency list (cc -M) of each
+#    ported C file, classified.  Every header is a ported twin, a compat/
+#    seam header or a system (libc/UAPI) header; anything else fails.
+# 3. Kernel side (when OBJDIR holds a build): the dependency lists kbuild
+#    recorded for the same objects (.*.o.cmd), classified the same way:
+#    a ported twin, a kernel header that a kernel-port patch changes (the
+#    kernel's seam), or an untouched kernel header.  A dependency inside
+#    the repository that is not a twin fails.
+# Exit 0 only when every check holds.
+
+set -eu
+
+here=$(cd "$(dirname "$0")" && pwd)
+repo=$(cd "$here/.." && pwd)
+[ $# -ge 1 ] && [ $# -le 2 ] || {
+	echo "usage: check-identity.sh TREE [OBJDIR]" >&2
+	exit 2
+}
+tree=$(cd "$1" && pwd)
+objdir=${2:-}
+fail=0
+
+pairs=$(grep -v '^#' "$here/files.list" | awk 'NF == 2')
+
+echo "== byte identity (repo file -> kernel tree file)"
+identity=$(echo "$pairs" | while read -r from to; do
+	if cmp -s "$repo/$from" "$tree/$to"; then
+		sum=$(sha256sum <"$repo/$from" | cut -c1-16)
+		printf 'IDENTICAL %-34s %-34s %s\n' "$from" "$to" "$sum"
+	else
+		printf 'DIFFERENT %-34s %-34s\n' "$from" "$to"
+	fi
+done)
+echo "$identity"
+if echo "$identity" | grep -q '^DIFFERENT'; then
+	echo "check-identity: a ported file differs from its twin" >&2
+	exit 1
+fi
+
+# the kernel files the patches change: the kernel side of the seam
+patched=$(sed -n 's|^+++ b/||p' "$here"/patches/*.patch | sort -u)
+
+is_twin_repo() {
+	echo "$pairs" | awk -v f="$1" '$1 == f { found = 1 } END { exit !found }'
+}
+
+is_twin_tree() {
+	echo "$pairs" | awk -v f="$1" '$2 == f { found = 1 } END { exit !found }'
+}
+
+echo "== userspace dependencies of the ported C files (cc -M)"
+for from in $(echo "$pairs" | awk '$1 ~ /\.c$/ && $1 !~ /^kernel-port/ { print $1 }'); do
+	deps=$(cd "$repo" && ${CC:-cc} -M -Icompat -Iinclude -Itests/corpus \
+		"$from" | sed 's/^[^:]*://; s/\\$//' | tr ' ' '\n' | grep -v '^$')
+	for dep in $deps; do
+		abs=$(cd "$repo" && realpath "$dep")
+		rel=${abs#"$repo"/}
+		if [ "$rel" = "$from" ]; then
+			continue
+		elif is_twin_repo "$rel"; then
+			kind=twin
+		elif [ "${rel#compat/}" != "$rel" ]; then
+			kind=seam-userspace
+		elif [ "$rel" = "$abs" ] && [ "${abs#/usr/}" != "$abs" ]; then
+			kind=system
+		else
+			kind=UNEXPECTED
+			fail=1
+		fi
+		printf '%-16s %-30s %s\n' "$kind" "$from" "$rel"
+	done
+done | sort | uniq | awk '$1 == "system" { sys++; next }
+	{ print } $1 == "UNEXPECTED" { bad = 1 }
+	END { printf "(%d system libc/UAPI header uses not listed)\n", sys; exit bad }' ||
+	fail=1
+
+if [ -n "$objdir" ]; then
+	echo "== kernel dependencies of the ported objects (kbuild .cmd files)"
+	for to in $(echo "$pairs" | awk '$2 ~ /\.c$/ && $1 !~ /^kernel-port/ { print $2 }'); do
+		obj=${to%.c}.o
+		cmd=$objdir/$(dirname "$obj")/.$(basename "$obj").cmd
+		if [ ! -f "$cmd" ]; then
+			echo "check-identity: $cmd missing: build $obj first" >&2
+			fail=1
+			continue
+		fi
+		sed -n "/^deps_/,/^\$/p" "$cmd" | grep -v 'wildcard\|^deps_' |
+			sed 's/\\$//; s/^ *//' | grep -v '^$' | while read -r dep; do
+			case $dep in
+			"$tree"/*) rel=${dep#"$tree"/} ;;
+			*) rel=objdir:${dep#./} ;;
+			esac
+			if [ "$rel" = "$to" ]; then
+				continue
+			elif is_twin_tree "$rel"; then
+				kind=twin
+			elif echo "$patched" | grep -qx "$rel"; then
+				kind=seam-kernel
+			else
+				kind=kernel
+			fi
+			printf '%-16s %-30s %s\n' "$kind" "$to" "$rel"
+		done
+	done | sort | uniq >"$objdir/identity-deps.txt"
+	grep -v '^kernel ' "$objdir/identity-deps.txt" || true
+	echo "($(grep -c '^kernel ' "$objdir/identity-deps.txt") unmodified kernel headers; full list in $objdir/identity-deps.txt)"
+fi
+
+if [ "$fail" != 0 ]; then
+	echo "check-identity: a ported file depends on something that is neither a twin nor a seam header" >&2
+	exit 1
+fi
+echo "check-identity: every ported file is identical; the worlds differ only in compat/ and in: $(echo $patched)"

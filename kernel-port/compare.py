@@ -1,0 +1,148 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""Compare a QEMU serial console log with the userspace corpus run.
+
+    compare.py --user USER-DIGESTS --console CONSOLE-LOG [--label NAME]
+               [--qemu-rc RC]
+
+USER-DIGESTS holds the "PT-DIGEST <scenario> <hex>" lines of
+tests/corpus/ptcorpus; CONSOLE-LOG is the kernel's serial console.  Exit 0
+only when:
+  - the boot reached the end (/init printed PT-INIT-DONE),
+  - the console shows no oops, BUG, WARN, panic, KASAN or UBSAN report,
+  - every KTAP result is "ok" and the prio_tree_corpus suite itself passed,
+  - every userspace digest line appears in the kernel, equal, in the same
+    order, and the kernel printed no digest userspace did not.
+Otherwise it prints one line per problem, naming the first scenario that
+differs, and exits 1.
+"""
+
+import argparse
+import re
+import sys
+
+SUITE = "prio_tree_corpus"
+
+# Prefixes the kernel uses for reports that must never appear.
+REPORT = re.compile(
+    r"(BUG: |kernel BUG at|Oops|WARNING: |------------\[ cut here \]"
+    r"|Kernel panic|general protection fault|UBSAN: |KASAN: "
+    r"|list_(add|del) corruption|Call Trace:|RIP: )")
+TIMESTAMP = re.compile(r"^\[\s*\d+\.\d+\]\s?")
+DIGEST = re.compile(r"PT-DIGEST (\S+) ([0-9a-f]{16})$")
+KTAP = re.compile(r"^\s*(not ok|ok) (\d+)(?: -)? ?(\S*)(.*)$")
+
+
+def read_lines(path):
+    with open(path, "rb") as f:
+        text = f.read().decode("utf-8", "replace")
+    return [TIMESTAMP.sub("", l.rstrip("\r")) for l in text.split("\n")]
+
+
+def parse_digests(lines):
+    found = []
+    for line in lines:
+        m = DIGEST.search(line.strip())
+        if m:
+            found.append((m.group(1), m.group(2)))
+    return found
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--user", required=True)
+    ap.add_argument("--console", required=True)
+    ap.add_argument("--label", default="kernel")
+    ap.add_argument("--qemu-rc", type=int, default=0)
+    args = ap.parse_args()
+
+    problems = []
+    user = parse_digests(read_lines(args.user))
+    try:
+        console = read_lines(args.console)
+    except OSError as e:
+        print(f"{args.console}:1: expected a console log: {e}")
+        return 1
+    kern = parse_digests(console)
+
+    if not user:
+        problems.append(f"{args.user}:1: expected PT-DIGEST lines from "
+                        "the userspace run, found none")
+
+    # Reports: name the scenario that was running when one appeared.
+    running = None
+    for n, line in enumerate(console, 1):
+        m = DIGEST.search(line.strip())
+        if m:
+            running = m.group(1)
+        if REPORT.search(line):
+            after = f"after scenario {running}" if running else \
+                "before the first scenario finished"
+            problems.append(f"{args.console}:{n}: expected no kernel "
+                            f"report, found ({after}): {line.strip()}")
+            break
+
+    # KTAP: every result ok; the suite's own line must be there and ok.
+    suite_seen = False
+    ktap_ok = ktap_bad = 0
+    for n, line in enumerate(console, 1):
+        m = KTAP.match(line)
+        if not m:
+            continue
+        status, name = m.group(1), m.group(3)
+        if status == "ok":
+            ktap_ok += 1
+        else:
+            ktap_bad += 1
+            problems.append(f"{args.console}:{n}: expected KTAP ok, "
+                            f"found: {line.strip()}")
+        if name == SUITE:
+            suite_seen = True
+    if not suite_seen:
+        problems.append(f"{args.console}:1: expected a KTAP result line "
+                        f"for suite {SUITE}, found none")
+
+    # Digests: same scenarios, same order, same values.
+    kmap = dict(kern)
+    umap = dict(user)
+    first = None
+    for name, value in user:
+        if name not in kmap:
+            first = first or f"scenario {name}: missing from the " \
+                             f"{args.label} console"
+        elif kmap[name] != value:
+            first = first or f"scenario {name}: userspace {value}, " \
+                             f"{args.label} {kmap[name]}"
+    for name, _ in kern:
+        if name not in umap:
+            first = first or f"scenario {name}: printed by the " \
+                             f"{args.label} but not by userspace"
+    if first is None and [n for n, _ in kern] != [n for n, _ in user]:
+        first = "scenarios came in a different order"
+    if first:
+        problems.append(f"{args.console}:1: expected identical digests, "
+                        f"first difference: {first}")
+
+    if not any("PT-INIT-DONE" in l for l in console):
+        why = "qemu timed out" if args.qemu_rc == 124 else \
+            f"qemu exited {args.qemu_rc}"
+        problems.append(f"{args.console}:{len(console)}: expected the boot "
+                        f"to reach PT-INIT-DONE, it did not ({why})")
+
+    totals = [l.strip() for l in console if "PT-TOTAL" in l]
+    if problems:
+        for p in problems:
+            print(p)
+        print(f"FAIL {args.label}: {len(problems)} problem(s); "
+              f"{len(kern)}/{len(user)} digests seen, "
+              f"KTAP ok={ktap_ok} not-ok={ktap_bad}")
+        return 1
+    print(f"PASS {args.label}: {len(user)}/{len(user)} digests equal, "
+          f"KTAP ok={ktap_ok} not-ok=0, no reports, boot reached the end")
+    if totals:
+        print(totals[-1][totals[-1].index("PT-TOTAL"):])
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

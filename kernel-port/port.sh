@@ -1,0 +1,113 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# port.sh - drop libpriotree into a Linux 6.1 tree, byte for byte.
+#
+#   kernel-port/port.sh [TREE-DIR | TARBALL]
+#
+# Without an argument the tree is Debian's linux-source-6.1 tarball,
+# extracted once into $PRIOTREE_KBUILD (default /var/tmp/libpriotree-kbuild)
+# and kept there, so later runs are incremental.  A directory argument is
+# ported in place; a tarball argument is extracted into $PRIOTREE_KBUILD.
+#
+# Steps: install missing Debian packages (as root only), extract, apply
+# kernel-port/patches/*.patch (each once), copy kernel-port/files.list
+# (only files whose bytes changed, so make sees unchanged mtimes), then
+# run check-identity.sh.  Prints "PORT-TREE <dir>" last.  Any failure
+# exits non-zero with a line that says what is missing and why.
+
+set -eu
+
+here=$(cd "$(dirname "$0")" && pwd)
+repo=$(cd "$here/.." && pwd)
+kbuild=${PRIOTREE_KBUILD:-/var/tmp/libpriotree-kbuild}
+tarball=/usr/src/linux-source-6.1.tar.xz
+
+die() {
+	echo "port.sh: $*" >&2
+	exit 1
+}
+
+# Debian packages the kernel suite needs, with the file that proves each.
+need_packages() {
+	missing=
+	for pair in linux-source-6.1:$tarball \
+		    qemu-system-x86:/usr/bin/qemu-system-x86_64 \
+		    busybox-static:/bin/busybox \
+		    bc:/usr/bin/bc flex:/usr/bin/flex bison:/usr/bin/bison \
+		    libelf-dev:/usr/include/libelf.h \
+		    libssl-dev:/usr/include/openssl/ssl.h \
+		    cpio:/usr/bin/cpio; do
+		[ -e "${pair#*:}" ] || missing="$missing ${pair%%:*}"
+	done
+	[ -z "$missing" ] && return 0
+	if [ "$(id -u)" != 0 ]; then
+		die "missing Debian packages:$missing (not root, so cannot apt-get install them; run as root or install them)"
+	fi
+	echo "port.sh: installing$missing" >&2
+	DEBIAN_FRONTEND=noninteractive apt-get install -y $missing >&2 ||
+		die "apt-get install$missing failed"
+}
+
+extract() {
+	src=$1
+	name=$(basename "$src")
+	name=${name%.tar.*}
+	tree=$kbuild/$name
+	[ -f "$tree/Makefile" ] && return 0
+	echo "port.sh: extracting $src into $kbuild" >&2
+	mkdir -p "$kbuild"
+	rm -rf "$tree.partial"
+	mkdir "$tree.partial"
+	tar -C "$tree.partial" -xf "$src" || die "cannot extract $src"
+	# the tarball holds one top directory; keep only its contents
+	top=$(ls "$tree.partial")
+	[ -f "$tree.partial/$top/Makefile" ] ||
+		die "$src does not look like a kernel tree"
+	mv "$tree.partial/$top" "$tree"
+	rmdir "$tree.partial"
+}
+
+apply_patches() {
+	for p in "$here"/patches/*.patch; do
+		if patch -d "$tree" -p1 -R -s -f --dry-run <"$p" >/dev/null 2>&1; then
+			continue	# already applied
+		fi
+		patch -d "$tree" -p1 -N -s -f --dry-run <"$p" >/dev/null 2>&1 ||
+			die "$(basename "$p") applies neither forward nor reversed to $tree"
+		patch -d "$tree" -p1 -N -s -f --no-backup-if-mismatch <"$p" >/dev/null ||
+			die "applying $(basename "$p") failed"
+		echo "port.sh: applied $(basename "$p")" >&2
+	done
+}
+
+copy_files() {
+	grep -v '^#' "$here/files.list" | while read -r from to; do
+		[ -n "$from" ] || continue
+		[ -f "$repo/$from" ] || die "files.list names $from, which does not exist"
+		if ! cmp -s "$repo/$from" "$tree/$to"; then
+			mkdir -p "$(dirname "$tree/$to")"
+			cp "$repo/$from" "$tree/$to.new"
+			mv "$tree/$to.new" "$tree/$to"
+			echo "port.sh: copied $from -> $to" >&2
+		fi
+	done
+}
+
+[ $# -le 1 ] || die "usage: port.sh [TREE-DIR | TARBALL]"
+need_packages
+if [ $# -eq 1 ] && [ -d "$1" ]; then
+	tree=$(cd "$1" && pwd)
+	[ -f "$tree/Makefile" ] && [ -d "$tree/mm" ] || die "$1 is not a kernel tree"
+else
+	extract "${1:-$tarball}"
+fi
+
+# one port at a time per tree: meson may start several kernel tests
+mkdir -p "$kbuild"
+exec 9>"$kbuild/port.lock"
+flock 9
+apply_patches
+copy_files
+"$here/check-identity.sh" "$tree" >&2
+echo "PORT-TREE $tree"

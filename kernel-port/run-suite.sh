@@ -1,0 +1,199 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# run-suite.sh - build, boot and compare: the kernel half of libpriotree's
+# "identical behaviour" suite.
+#
+#   kernel-port/run-suite.sh identity [TREE]
+#   kernel-port/run-suite.sh w1 [TREE]
+#   kernel-port/run-suite.sh boot default|debug PTCORPUS [TREE]
+#
+# identity  port the sources (port.sh) and prove byte identity.
+# w1        compile the ported files, and mm/interval_tree.c (the rb user
+#           of the patched vm_area_struct union), with W=1; fail on any
+#           warning from them.
+# boot      configure (tinyconfig + configs/base.config, + debug.config
+#           for "debug"), build bzImage, build the busybox initramfs, boot
+#           qemu-system-x86_64 under TCG with a timeout, and let compare.py
+#           check the console against "PTCORPUS" (tests/corpus/ptcorpus)
+#           run here.
+#
+# Build directories live in $PRIOTREE_KBUILD (default
+# /var/tmp/libpriotree-kbuild): out-default/ and out-debug/.  They are
+# kept, so a second run rebuilds only what changed.  PRIOTREE_QEMU_TIMEOUT
+# (seconds, default 1200) bounds each boot; PRIOTREE_QEMU_ACCEL=kvm uses
+# KVM where it works (the default is TCG).
+
+set -eu
+
+here=$(cd "$(dirname "$0")" && pwd)
+kbuild=${PRIOTREE_KBUILD:-/var/tmp/libpriotree-kbuild}
+jobs=${PRIOTREE_JOBS:-2}
+
+die() {
+	echo "run-suite.sh: $*" >&2
+	exit 1
+}
+
+stamp() {
+	date +%s
+}
+
+port() {
+	out=$("$here/port.sh" "$@") || die "port.sh failed (see above)"
+	tree=$(echo "$out" | sed -n 's/^PORT-TREE //p')
+	[ -n "$tree" ] || die "port.sh named no tree"
+}
+
+kmake() {
+	nice -n 10 make -C "$tree" O="$objdir" ARCH=x86_64 -j"$jobs" "$@"
+}
+
+# Make $objdir/.config from tinyconfig and the fragments, once per change
+# of the fragments; then insist that every fragment line took effect.
+configure() {
+	flavour=$1
+	objdir=$kbuild/out-$flavour
+	frags="$here/configs/base.config"
+	[ "$flavour" = debug ] && frags="$frags $here/configs/debug.config"
+	want=$(cat $frags | sha256sum | cut -c1-16)
+	mkdir -p "$objdir"
+	if [ ! -f "$objdir/.config" ] ||
+	   [ "$(cat "$objdir/.pt-config-stamp" 2>/dev/null)" != "$want" ]; then
+		echo "run-suite.sh: configuring $objdir" >&2
+		kmake tinyconfig >"$objdir/config.log" 2>&1 ||
+			die "make tinyconfig failed: $objdir/config.log"
+		"$tree/scripts/kconfig/merge_config.sh" -m -O "$objdir" \
+			"$objdir/.config" $frags >>"$objdir/config.log" 2>&1 ||
+			die "merge_config.sh failed: $objdir/config.log"
+		kmake olddefconfig >>"$objdir/config.log" 2>&1 ||
+			die "make olddefconfig failed: $objdir/config.log"
+		echo "$want" >"$objdir/.pt-config-stamp"
+	fi
+	missing=$(cat $frags | grep '^CONFIG_' | while read -r line; do
+		grep -qx "$line" "$objdir/.config" || echo "$line"
+	done)
+	[ -z "$missing" ] || die "options did not survive olddefconfig (unmet dependencies?): $missing"
+}
+
+build_kernel() {
+	t0=$(stamp)
+	kmake bzImage >"$objdir/build.log" 2>&1 || {
+		grep -E 'error|Error' "$objdir/build.log" | head -20 >&2
+		die "kernel build failed: $objdir/build.log"
+	}
+	echo "run-suite.sh: bzImage ($1) built in $(($(stamp) - t0)) s" >&2
+}
+
+build_initramfs() {
+	gen=$kbuild/gen_init_cpio
+	if [ ! -x "$gen" ] || [ "$tree/usr/gen_init_cpio.c" -nt "$gen" ]; then
+		${HOSTCC:-cc} -O2 -o "$gen" "$tree/usr/gen_init_cpio.c" ||
+			die "cannot build gen_init_cpio"
+	fi
+	[ -x /bin/busybox ] || die "/bin/busybox missing: install busybox-static"
+	file /bin/busybox 2>/dev/null | grep -q 'statically linked' ||
+		die "/bin/busybox is not static: install busybox-static"
+	sed "s|@BUSYBOX@|/bin/busybox|; s|@INIT@|$here/initramfs/init|" \
+		"$here/initramfs/initramfs.list" >"$objdir/initramfs.list"
+	"$gen" "$objdir/initramfs.list" >"$objdir/initramfs.cpio.new" ||
+		die "gen_init_cpio failed"
+	mv "$objdir/initramfs.cpio.new" "$objdir/initramfs.cpio"
+}
+
+boot() {
+	flavour=$1
+	ptcorpus=$2
+	[ -x "$ptcorpus" ] || die "userspace corpus program $ptcorpus missing"
+	command -v qemu-system-x86_64 >/dev/null ||
+		die "qemu-system-x86_64 missing: install qemu-system-x86"
+	configure "$flavour"
+	build_kernel "$flavour"
+	"$here/check-identity.sh" "$tree" "$objdir" >"$objdir/identity.txt" || {
+		cat "$objdir/identity.txt" >&2
+		die "identity check against the built objects failed"
+	}
+	tail -1 "$objdir/identity.txt" >&2
+	build_initramfs
+
+	"$ptcorpus" >"$objdir/user-digests.txt" 2>"$objdir/user-stderr.txt" || {
+		cat "$objdir/user-stderr.txt" >&2
+		die "the userspace corpus run failed (see above)"
+	}
+
+	accel=${PRIOTREE_QEMU_ACCEL:-tcg}
+	timeout=${PRIOTREE_QEMU_TIMEOUT:-1200}
+	rm -f "$objdir/console.log"
+	t0=$(stamp)
+	set +e
+	timeout "$timeout" qemu-system-x86_64 -accel "$accel" -m 1024 -smp 1 \
+		-nographic -no-reboot -monitor none \
+		-serial "file:$objdir/console.log" \
+		-kernel "$objdir/arch/x86/boot/bzImage" \
+		-initrd "$objdir/initramfs.cpio" \
+		-append "console=ttyS0 panic=-1 kunit.stats_enabled=1" \
+		</dev/null >"$objdir/qemu.log" 2>&1
+	rc=$?
+	set -e
+	secs=$(($(stamp) - t0))
+	echo "run-suite.sh: qemu ($flavour, $accel) exited $rc after $secs s" >&2
+	[ "$rc" = 124 ] && echo "run-suite.sh: qemu killed after the ${timeout} s timeout" >&2
+	[ "$rc" = 0 ] || [ "$rc" = 124 ] || cat "$objdir/qemu.log" >&2
+	python3 "$here/compare.py" --user "$objdir/user-digests.txt" \
+		--console "$objdir/console.log" --label "$flavour kernel" \
+		--qemu-rc "$rc"
+}
+
+[ $# -ge 1 ] || die "usage: run-suite.sh identity|w1|boot ..."
+# One kernel job at a time on this machine: several checkouts (and meson
+# runs) share $PRIOTREE_KBUILD, its tree and its build directories.
+mkdir -p "$kbuild"
+exec 8>"$kbuild/suite.lock"
+flock 8
+mode=$1
+shift
+case $mode in
+identity)
+	port "$@"
+	;;
+w1)
+	port "$@"
+	configure default
+	# The .s targets run the compiler with every flag and warning of the
+	# .o build but leave the .o files alone, so W=1 here never forces a
+	# rebuild of the boot kernel.  Delete them first: always recompile.
+	objs="lib/priotree/prio_tree.s lib/priotree/vma_prio_tree.s"
+	objs="$objs lib/priotree/pt_corpus.s lib/priotree/prio_tree_kunit.s"
+	objs="$objs mm/interval_tree.s"
+	for o in $objs; do
+		rm -f "$objdir/$o"
+	done
+	kmake W=1 $objs >"$objdir/w1.log" 2>&1 || {
+		cat "$objdir/w1.log" >&2
+		die "W=1 build failed"
+	}
+	for o in $objs; do
+		[ -s "$objdir/$o" ] || die "W=1 build did not compile $o"
+	done
+	grep -E '^  CC ' "$objdir/w1.log" || true
+	if grep -E 'warning:|error:' "$objdir/w1.log" >&2; then
+		die "W=1 warnings in the ported files (above)"
+	fi
+	echo "run-suite.sh: W=1 compile of $objs: no warnings"
+	;;
+boot)
+	[ $# -ge 2 ] || die "usage: run-suite.sh boot default|debug PTCORPUS [TREE]"
+	flavour=$1
+	ptcorpus=$2
+	shift 2
+	case $flavour in
+	default|debug) ;;
+	*) die "unknown kernel flavour $flavour" ;;
+	esac
+	port "$@"
+	boot "$flavour" "$ptcorpus"
+	;;
+*)
+	die "unknown mode $mode"
+	;;
+esac
