@@ -1,0 +1,266 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * An outside program using only <priotree.h> from an installed libpriotree,
+ * built with
+ *
+ *	cc plain_consumer.c $(pkg-config --cflags --libs libpriotree)
+ *
+ * It checks the plain C API against its own brute-force list of entries:
+ * random inserts and removes (identical intervals, [0,0] and ULONG_MAX
+ * endpoints included), every query's hits against the list, the error
+ * returns, and priotree_check() after every mutation.
+ *
+ * usage: plain_consumer [OPS [SEED]]
+ */
+
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <priotree.h>
+
+#define NR_ENTRIES	512
+
+struct entry {
+	unsigned long start;
+	unsigned long last;
+	int in_index;
+	unsigned long reported;		/* query number that last saw it */
+};
+
+static struct entry entries[NR_ENTRIES];
+static unsigned long query_nr;
+static unsigned long long rng_state;
+static unsigned long op_nr;
+static unsigned long seed;
+
+#define EXPECT(cond, fmt, ...)						\
+do {									\
+	if (!(cond)) {							\
+		fprintf(stderr, "%s:%d: expected " fmt			\
+			" (seed %lu, op %lu)\n", __FILE__, __LINE__,	\
+			##__VA_ARGS__, seed, op_nr);			\
+		exit(1);						\
+	}								\
+} while (0)
+
+/* xorshift64*: a fixed seed gives the same run everywhere. */
+static unsigned long rnd(void)
+{
+	rng_state ^= rng_state >> 12;
+	rng_state ^= rng_state << 25;
+	rng_state ^= rng_state >> 27;
+	return (unsigned long)(rng_state * 0x2545f4914f6cdd1dULL);
+}
+
+static unsigned long rnd_below(unsigned long n)
+{
+	return rnd() % n;
+}
+
+/*
+ * An interval from one of three shapes: tiny (many identical intervals),
+ * anywhere in the 64-bit range, or touching ULONG_MAX.
+ */
+static void random_interval(unsigned long *start, unsigned long *last)
+{
+	unsigned long len;
+
+	switch (rnd_below(3)) {
+	case 0:
+		*start = rnd_below(8);
+		*last = *start + rnd_below(4);
+		break;
+	case 1:
+		*start = rnd() >> rnd_below(64);
+		len = rnd() >> rnd_below(64);
+		*last = len > ULONG_MAX - *start ? ULONG_MAX : *start + len;
+		break;
+	default:
+		*last = ULONG_MAX;
+		*start = ULONG_MAX - (rnd() >> rnd_below(64));
+		break;
+	}
+}
+
+static int overlaps(const struct entry *e, unsigned long first,
+		    unsigned long last)
+{
+	return e->start <= last && first <= e->last;
+}
+
+static void check_index(struct priotree *pt, size_t expected_count)
+{
+	char msg[256];
+
+	EXPECT(priotree_check(pt, msg, sizeof(msg)) == 0,
+	       "priotree_check() == 0, got: %s", msg);
+	EXPECT(priotree_count(pt) == expected_count,
+	       "priotree_count() == %zu, got %zu", expected_count,
+	       priotree_count(pt));
+}
+
+/* Every hit once, and nothing but the entries the list says overlap. */
+static void check_query(struct priotree *pt, unsigned long first,
+			unsigned long last)
+{
+	struct priotree_iter it;
+	struct priotree_hit hit;
+	size_t expected = 0, got = 0;
+	struct entry *e;
+	int i;
+
+	query_nr++;
+	EXPECT(priotree_query(pt, first, last, &it) == 0,
+	       "priotree_query(%lu, %lu) == 0", first, last);
+	while (priotree_next(&it, &hit) > 0) {
+		e = hit.item;
+		EXPECT(e >= entries && e < entries + NR_ENTRIES,
+		       "a hit's item to be one of ours, got %p", hit.item);
+		EXPECT(e->in_index, "hit entry %td to be in the index",
+		       e - entries);
+		EXPECT(hit.start == e->start && hit.last == e->last,
+		       "hit [%lu, %lu] to be entry %td's [%lu, %lu]",
+		       hit.start, hit.last, e - entries, e->start, e->last);
+		EXPECT(overlaps(e, first, last),
+		       "hit [%lu, %lu] to overlap the query [%lu, %lu]",
+		       e->start, e->last, first, last);
+		EXPECT(e->reported != query_nr,
+		       "entry %td to be reported once per query", e - entries);
+		e->reported = query_nr;
+		got++;
+	}
+	for (i = 0; i < NR_ENTRIES; i++)
+		if (entries[i].in_index && overlaps(&entries[i], first, last))
+			expected++;
+	EXPECT(got == expected, "%zu hits for [%lu, %lu], got %zu", expected,
+	       first, last, got);
+}
+
+static int count_hit(const struct priotree_hit *hit, void *arg)
+{
+	++*(size_t *)arg;
+	return 0;
+}
+
+static int stop_at_first(const struct priotree_hit *hit, void *arg)
+{
+	return 7;
+}
+
+/* The documented error returns, on a non-empty index. */
+static void check_errors(struct priotree *pt)
+{
+	struct priotree_iter it;
+	struct priotree_hit hit;
+	size_t n = priotree_count(pt);
+
+	EXPECT(priotree_insert(pt, 5, 4, NULL) == -EINVAL,
+	       "insert of start > last to fail with -EINVAL");
+	EXPECT(priotree_remove(pt, 5, 4, NULL) == -EINVAL,
+	       "remove of start > last to fail with -EINVAL");
+	EXPECT(priotree_remove(pt, 1, 2, &it) == -ENOENT,
+	       "remove of an item never inserted to fail with -ENOENT");
+	EXPECT(priotree_query(pt, 9, 3, &it) == -EINVAL,
+	       "query of first > last to fail with -EINVAL");
+	EXPECT(priotree_next(&it, &hit) == 0,
+	       "no hits after a failed query");
+	EXPECT(priotree_foreach(pt, 9, 3, count_hit, &n) == -EINVAL,
+	       "foreach of first > last to fail with -EINVAL");
+	EXPECT(priotree_count(pt) == n, "errors to leave the count alone");
+}
+
+int main(int argc, char **argv)
+{
+	unsigned long ops = 50000;
+	size_t in_index = 0, counted;
+	struct priotree *pt;
+	unsigned long first, last;
+	struct entry *e;
+	char *end;
+	int i;
+
+	seed = 1;
+	EXPECT(argc <= 3, "usage: %s [OPS [SEED]]", argv[0]);
+	if (argc > 1) {
+		ops = strtoul(argv[1], &end, 0);
+		EXPECT(*argv[1] && !*end, "OPS to be a number, got '%s'",
+		       argv[1]);
+	}
+	if (argc > 2) {
+		seed = strtoul(argv[2], &end, 0);
+		EXPECT(*argv[2] && !*end, "SEED to be a number, got '%s'",
+		       argv[2]);
+	}
+	rng_state = seed * 0x9e3779b97f4a7c15ULL + 1;
+
+	pt = priotree_new();
+	EXPECT(pt, "priotree_new() to return an index");
+	check_index(pt, 0);
+	check_query(pt, 0, ULONG_MAX);
+
+	for (op_nr = 0; op_nr < ops; op_nr++) {
+		e = &entries[rnd_below(NR_ENTRIES)];
+		switch (rnd_below(4)) {
+		case 0:
+		case 1:
+			if (e->in_index) {
+				EXPECT(priotree_remove(pt, e->start, e->last,
+						       e) == 0,
+				       "remove of entry %td to succeed",
+				       e - entries);
+				e->in_index = 0;
+				in_index--;
+			} else {
+				random_interval(&e->start, &e->last);
+				EXPECT(priotree_insert(pt, e->start, e->last,
+						       e) == 0,
+				       "insert of [%lu, %lu] to succeed",
+				       e->start, e->last);
+				e->in_index = 1;
+				in_index++;
+			}
+			check_index(pt, in_index);
+			break;
+		case 2:
+			random_interval(&first, &last);
+			check_query(pt, first, last);
+			break;
+		default:
+			first = rnd() >> rnd_below(64);
+			check_query(pt, first, first);
+			break;
+		}
+	}
+
+	check_errors(pt);
+	check_query(pt, 0, ULONG_MAX);
+	counted = 0;
+	EXPECT(priotree_foreach(pt, 0, ULONG_MAX, count_hit, &counted) == 0,
+	       "a complete foreach to return 0");
+	EXPECT(counted == in_index, "foreach to visit %zu entries, got %zu",
+	       in_index, counted);
+	if (in_index)
+		EXPECT(priotree_foreach(pt, 0, ULONG_MAX, stop_at_first,
+					NULL) == 7,
+		       "foreach to return the callback's non-zero value");
+
+	for (i = 0; i < NR_ENTRIES; i++) {
+		if (!entries[i].in_index)
+			continue;
+		EXPECT(priotree_remove(pt, entries[i].start, entries[i].last,
+				       &entries[i]) == 0,
+		       "final remove of entry %d to succeed", i);
+		entries[i].in_index = 0;
+		check_index(pt, --in_index);
+	}
+	check_query(pt, 0, ULONG_MAX);
+	priotree_free(pt);
+	priotree_free(NULL);
+
+	printf("plain_consumer: %lu ops, %lu queries, seed %lu: ok\n", ops,
+	       query_nr, seed);
+	return 0;
+}
