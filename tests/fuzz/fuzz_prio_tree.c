@@ -4,10 +4,12 @@
  * (self-contained nodes) and <linux/vma_prio_tree.h> (vmas, raw nodes and
  * vm_set lists), side by side in one run.
  *
- * The input is a program.  Each operation is one opcode byte followed by
- * its operands (see enum fuzz_op); indices come from fuzz_index(), which
- * favours 0, ULONG_MAX and 2^k - 1 so that index_bits grows and shrinks
- * back to 1 often.  Next to each tree the harness keeps a brute-force
+ * The input is a program: a setup byte (index universe, root kind), then
+ * operations, each one opcode byte followed by its operands (see enum
+ * fuzz_op).  Indices come from fuzz_index(), which favours 0, ULONG_MAX
+ * and 2^k - 1 so that index_bits grows and shrinks back to 1 often, or
+ * from the intervals already stored.  Next to each tree the harness keeps
+ * a brute-force
  * model (which nodes and vmas are in, with which intervals) and demands:
  *
  *  - after every mutation: prio_tree_check() / vma_prio_tree_check() pass,
@@ -53,8 +55,8 @@ enum fuzz_op {
 	OP_NODE_REMOVE,		/* slot */
 	OP_NODE_REPLACE,	/* slot, slot */
 	OP_NODE_LOOKUP,		/* mode, interval or slot */
-	OP_NODE_QUERY,		/* index, index, stop-after */
-	OP_NODE_POINT,		/* index */
+	OP_NODE_QUERY,		/* point, point, stop-after */
+	OP_NODE_POINT,		/* point */
 	OP_VMA_INSERT,		/* slot, vma range */
 	OP_VMA_INSERT_TWIN,	/* slot, slot: same range as a vma in the tree */
 	OP_VMA_FORK,		/* slot, slot: __vma_prio_tree_add() */
@@ -62,9 +64,15 @@ enum fuzz_op {
 	OP_VMA_MODIFY,		/* slot, vma range; in the tree or not */
 	OP_VMA_MODIFY_TWIN,	/* slot, slot: move onto another vma's range */
 	OP_VMA_LOOKUP,		/* index, index */
-	OP_VMA_QUERY,		/* index, index */
-	OP_VMA_POINT,		/* index */
+	OP_VMA_QUERY,		/* point, point */
+	OP_VMA_POINT,		/* point */
 	OP_NODE_CLEAR,		/* empty the node tree, root first */
+	OP_NODE_SWEEP,		/* index: queries ending at each start */
+	OP_VMA_SWEEP,		/* index */
+	OP_NODE_BULK,		/* count, seed, seed */
+	OP_VMA_BULK,		/* count, seed, seed */
+	OP_NODE_CORRUPT,	/* kind: break, check, repair */
+	OP_VMA_CORRUPT,		/* slot, kind */
 	OP_COUNT
 };
 
@@ -82,6 +90,7 @@ struct fuzz_state {
 	struct fuzz_input	in;
 	struct prio_tree_root	node_root;
 	struct prio_tree_root	vma_root;
+	unsigned long		universe;	/* indices are masked to it */
 	unsigned int		node_bits;	/* expected index_bits */
 	unsigned int		vma_bits;
 	struct node_model	nodes[NODE_SLOTS];
@@ -96,6 +105,17 @@ static unsigned int bits_for(unsigned long heap)
 	return heap ? BITS_PER_LONG - __builtin_clzl(heap) : 1;
 }
 
+/*
+ * An index of this run's universe.  A run in a universe of 16, 64 or 256
+ * values packs its intervals densely, as a brute-force stress with tiny
+ * indices does: that is where the walk's pruning is tested hardest.
+ * Boundary values stay boundaries: ULONG_MAX becomes the universe's top.
+ */
+static unsigned long index_of(struct fuzz_state *s)
+{
+	return fuzz_index(&s->in) & s->universe;
+}
+
 static bool overlaps(unsigned long r, unsigned long h,
 		     unsigned long begin, unsigned long end)
 {
@@ -107,9 +127,10 @@ static bool overlaps(unsigned long r, unsigned long h,
  * to the first slot in the wanted state, so most bytes do something.
  * Returns -1 when no slot is in that state.
  */
-static int pick_node(struct fuzz_state *s, bool in_tree)
+static int pick_node_from(struct fuzz_state *s, unsigned int start,
+			  bool in_tree)
 {
-	unsigned int i, start = fuzz_below(&s->in, NODE_SLOTS);
+	unsigned int i;
 
 	for (i = 0; i < NODE_SLOTS; i++) {
 		unsigned int slot = (start + i) % NODE_SLOTS;
@@ -120,9 +141,10 @@ static int pick_node(struct fuzz_state *s, bool in_tree)
 	return -1;
 }
 
-static int pick_vma(struct fuzz_state *s, bool in_tree)
+static int pick_vma_from(struct fuzz_state *s, unsigned int start,
+			 bool in_tree)
 {
-	unsigned int i, start = fuzz_below(&s->in, VMA_SLOTS);
+	unsigned int i;
 
 	for (i = 0; i < VMA_SLOTS; i++) {
 		unsigned int slot = (start + i) % VMA_SLOTS;
@@ -133,25 +155,51 @@ static int pick_vma(struct fuzz_state *s, bool in_tree)
 	return -1;
 }
 
+static int pick_node(struct fuzz_state *s, bool in_tree)
+{
+	return pick_node_from(s, fuzz_below(&s->in, NODE_SLOTS), in_tree);
+}
+
+static int pick_vma(struct fuzz_state *s, bool in_tree)
+{
+	return pick_vma_from(s, fuzz_below(&s->in, VMA_SLOTS), in_tree);
+}
+
+/*
+ * The bulk operations draw many keys from two input bytes, so that short
+ * inputs (libFuzzer starts with very short ones) already build trees of
+ * dozens of nodes.  xorshift64: any seed but 0 works, and 0 is mapped.
+ */
+static unsigned long bulk_random(unsigned long *state)
+{
+	unsigned long x = *state ? *state : 0x9e3779b97f4a7c15UL;
+
+	x ^= x << 13;
+	x ^= x >> 7;
+	x ^= x << 17;
+	*state = x;
+	return x;
+}
+
 /*
  * An interval: either two indices in order, or an index and a short
  * length (saturating at ULONG_MAX), chosen by a mode byte.
  */
-static void decode_interval(struct fuzz_input *in, unsigned long *start,
+static void decode_interval(struct fuzz_state *s, unsigned long *start,
 			    unsigned long *last)
 {
-	uint8_t mode = fuzz_u8(in);
-	unsigned long a = fuzz_index(in), b, len;
+	uint8_t mode = fuzz_u8(&s->in);
+	unsigned long a = index_of(s), b, len;
 
 	if (mode & 1) {
-		b = fuzz_index(in);
+		b = index_of(s);
 		*start = a < b ? a : b;
 		*last = a < b ? b : a;
 		return;
 	}
 	len = mode >> 1;
 	*start = a;
-	*last = a > ULONG_MAX - len ? ULONG_MAX : a + len;
+	*last = a > s->universe - len ? s->universe : a + len;
 }
 
 /*
@@ -159,20 +207,20 @@ static void decode_interval(struct fuzz_input *in, unsigned long *start,
  * HEAP_INDEX from wrapping (a vma may end exactly at page ULONG_MAX),
  * and a page-aligned vm_start below 2^49 so vm_end cannot overflow.
  */
-static void decode_vma_range(struct fuzz_input *in, unsigned long *vm_start,
+static void decode_vma_range(struct fuzz_state *s, unsigned long *vm_start,
 			     unsigned long *vm_end, unsigned long *pgoff)
 {
-	uint8_t shape = fuzz_u8(in);
+	uint8_t shape = fuzz_u8(&s->in);
 	unsigned long pages;
 
-	*pgoff = fuzz_index(in);
+	*pgoff = index_of(s);
 	if (shape & 0x80)
-		pages = 1 + (fuzz_index(in) % MAX_VMA_PAGES);
+		pages = 1 + (index_of(s) % MAX_VMA_PAGES);
 	else
 		pages = 1 + (shape & 0x0f);
-	if (pages - 1 > ULONG_MAX - *pgoff)
-		pages = ULONG_MAX - *pgoff + 1;
-	*vm_start = ((unsigned long)fuzz_u8(in) << 28 |
+	if (pages - 1 > s->universe - *pgoff)
+		pages = s->universe - *pgoff + 1;
+	*vm_start = ((unsigned long)fuzz_u8(&s->in) << 28 |
 		     (unsigned long)(shape & 0x70) << 16) << PAGE_SHIFT;
 	*vm_end = *vm_start + (pages << PAGE_SHIFT);
 }
@@ -368,22 +416,13 @@ static void verify_vma_tree(struct fuzz_state *s)
 	vma_query(s, 0, ULONG_MAX);
 }
 
-static void op_node_insert(struct fuzz_state *s, bool twin)
+/* Insert [@start, @last] with the node of @slot, which is in no tree. */
+static void node_insert(struct fuzz_state *s, int slot, unsigned long start,
+			unsigned long last)
 {
-	int slot = pick_node(s, false), twin_slot = -1, existing;
 	struct prio_tree_node *node, *ret;
-	unsigned long start = 0, last = 0;
+	int existing;
 
-	if (twin)
-		twin_slot = pick_node(s, true);
-	else
-		decode_interval(&s->in, &start, &last);
-	if (slot < 0 || (twin && twin_slot < 0))
-		return;
-	if (twin) {
-		start = s->nodes[twin_slot].node.start;
-		last = s->nodes[twin_slot].node.last;
-	}
 	node = &s->nodes[slot].node;
 	node->start = start;
 	node->last = last;
@@ -399,10 +438,231 @@ static void op_node_insert(struct fuzz_state *s, bool twin)
 			    "insert of new [%lu, %lu] returned %p, not the node",
 			    start, last, (void *)ret);
 		s->nodes[slot].in_tree = true;
-		if (bits_for(last) > s->node_bits || node_model_empty(s))
+		/* verify_node_tree() put node_bits back to 1 when empty */
+		if (bits_for(last) > s->node_bits)
 			s->node_bits = bits_for(last);
 	}
 	verify_node_tree(s);
+}
+
+/*
+ * The checkers must be able to fail.  The corruption operations break one
+ * field of a tree on purpose, demand that the checker reports the
+ * invariant that field belongs to, and put the field back.  Only
+ * corruptions whose first visible symptom is certain are made; the
+ * checker walks the root first, so most of them are at the root.
+ */
+static void expect_fault(const struct prio_tree_root *root, bool vma,
+			 const char *invariant, const char *what)
+{
+	struct prio_tree_fault fault = { .invariant = NULL };
+	int ret = vma ? vma_prio_tree_check(root, &fault) :
+			prio_tree_check(root, &fault);
+
+	FUZZ_EXPECT(ret == -EUCLEAN && fault.invariant,
+		    "the checker missed %s (returned %d)", what, ret);
+	FUZZ_EXPECT(!invariant || !strncmp(fault.invariant, invariant,
+					   strlen(invariant)),
+		    "%s reported as '%s', not '%s'", what, fault.invariant,
+		    invariant);
+}
+
+static void op_node_corrupt(struct fuzz_state *s)
+{
+	struct prio_tree_root *root = &s->node_root;
+	struct prio_tree_node *top = root->prio_tree_node, *child, saved;
+	unsigned short bits = root->index_bits;
+	unsigned int kind = fuzz_below(&s->in, 7);
+
+	if (!top || kind == 0) {
+		root->index_bits = kind & 1 ? 0 : BITS_PER_LONG + 1;
+		if (!top && kind)
+			root->index_bits = 2;
+		expect_fault(root, false, "4 bound", "a bad index_bits");
+		root->index_bits = bits;
+		return;
+	}
+	saved = *top;
+	child = !prio_tree_left_empty(top) ? top->left :
+		!prio_tree_right_empty(top) ? top->right : NULL;
+	switch (kind) {
+	case 1:
+		if (top->last < ULONG_MAX)
+			top->start = top->last + 1;
+		else if (top->start)
+			top->last = top->start - 1;
+		else
+			break;
+		expect_fault(root, false, "0 interval", "start > last");
+		break;
+	case 2:
+		if (bits == BITS_PER_LONG)
+			break;
+		top->last = prio_tree_maxindex(bits) + 1;
+		expect_fault(root, false, "4 bound", "last above maxindex");
+		break;
+	case 3:
+		top->parent = NULL;
+		expect_fault(root, false, "5 links", "a root with a parent");
+		break;
+	case 4:
+		top->left = NULL;
+		expect_fault(root, false, "5 links", "a NULL child");
+		break;
+	case 5:
+		if (!child)
+			break;
+		child->parent = child;
+		expect_fault(root, false, "5 links", "a child's parent link");
+		child->parent = top;
+		break;
+	default:
+		if (!child)
+			break;
+		/* swap the keys of the root and a child: heap order breaks */
+		top->start = child->start;
+		top->last = child->last;
+		child->start = saved.start;
+		child->last = saved.last;
+		expect_fault(root, false, "1 heap order", "swapped keys");
+		child->start = top->start;
+		child->last = top->last;
+		break;
+	}
+	*top = saved;
+	verify_node_tree(s);
+}
+
+/* A tree-node vma that has a vm_set, or NULL. */
+static struct vm_area_struct *vma_with_set(struct fuzz_state *s)
+{
+	int i;
+
+	for (i = 0; i < VMA_SLOTS; i++)
+		if (s->vmas[i].in_tree && s->vmas[i].vma.shared.both.parent &&
+		    s->vmas[i].vma.vm_set_head)
+			return &s->vmas[i].vma;
+	return NULL;
+}
+
+/*
+ * vm_end <= vm_start, yet the same number of pages: vm_start moves to the
+ * top of the address space and vm_end wraps around past 0.  The tree sees
+ * an unchanged range, so only invariant (8) can notice.
+ */
+static void vma_wrap(struct vm_area_struct *vma)
+{
+	unsigned long size = vma->vm_end - vma->vm_start;
+
+	vma->vm_start = -PAGE_SIZE;
+	vma->vm_end = vma->vm_start + size;
+}
+
+static void op_vma_corrupt(struct fuzz_state *s)
+{
+	struct prio_tree_root *root = &s->vma_root;
+	struct vm_area_struct *node, *head, *member, saved[3];
+	unsigned int kind = fuzz_below(&s->in, 7);
+	int slot = pick_vma(s, true);
+
+	if (slot < 0)
+		return;
+	node = vma_with_set(s);
+	if (!node || kind == 0) {
+		if (kind & 1) {
+			root->raw = 0;
+			expect_fault(root, true, NULL, "a vma tree with a plain root");
+			root->raw = 1;
+		} else {
+			node = &s->vmas[slot].vma;
+			saved[0] = *node;
+			vma_wrap(node);
+			expect_fault(root, true, "8 vma", "vm_end <= vm_start");
+			*node = saved[0];
+		}
+		verify_vma_tree(s);
+		return;
+	}
+	head = node->vm_set_head;
+	member = list_entry(head->shared.vm_set.list.next,
+			    struct vm_area_struct, shared.vm_set.list);
+	saved[0] = *node;
+	saved[1] = *head;
+	saved[2] = *member;
+	switch (kind) {
+	case 1:
+		head->vm_set_head = head;
+		expect_fault(root, true, "7 vm_set: head does not point back",
+			     "a head pointing elsewhere");
+		break;
+	case 2:
+		head->shared.vm_set.parent = node;
+		expect_fault(root, true, "7 vm_set: list head has a tree parent",
+			     "a head with a tree parent");
+		break;
+	case 3:
+		head->shared.vm_set.list.prev = NULL;
+		expect_fault(root, true, "7 vm_set: ring links disagree",
+			     "a broken ring");
+		break;
+	case 4:
+		member->vm_pgoff ^= 1;
+		expect_fault(root, true, "7 vm_set: member maps another range",
+			     "a member of another range");
+		break;
+	case 5:
+		if (member == head)
+			break;
+		member->vm_set_head = node;
+		expect_fault(root, true, "7 vm_set: member has a tree or head role",
+			     "a member with a role");
+		break;
+	default:
+		vma_wrap(member);
+		expect_fault(root, true, "8 vma", "a member with vm_end <= vm_start");
+		break;
+	}
+	/* member may be head: restore in reverse order of saving */
+	*member = saved[2];
+	*head = saved[1];
+	*node = saved[0];
+	verify_vma_tree(s);
+}
+
+static void op_node_insert(struct fuzz_state *s, bool twin)
+{
+	int slot = pick_node(s, false), twin_slot = -1;
+	unsigned long start = 0, last = 0;
+
+	if (twin)
+		twin_slot = pick_node(s, true);
+	else
+		decode_interval(s, &start, &last);
+	if (slot < 0 || (twin && twin_slot < 0))
+		return;
+	if (twin) {
+		start = s->nodes[twin_slot].node.start;
+		last = s->nodes[twin_slot].node.last;
+	}
+	node_insert(s, slot, start, last);
+}
+
+/* count, seed, seed: insert up to 16 pseudo-random intervals. */
+static void op_node_bulk(struct fuzz_state *s)
+{
+	unsigned int count = 1 + fuzz_below(&s->in, 16);
+	unsigned long rnd = fuzz_u8(&s->in) | fuzz_u8(&s->in) << 8;
+	unsigned long a, b;
+	int slot;
+
+	while (count--) {
+		slot = pick_node_from(s, bulk_random(&rnd) % NODE_SLOTS, false);
+		if (slot < 0)
+			return;
+		a = bulk_random(&rnd) & s->universe;
+		b = bulk_random(&rnd) & s->universe;
+		node_insert(s, slot, a < b ? a : b, a < b ? b : a);
+	}
 }
 
 static void op_node_remove(struct fuzz_state *s)
@@ -449,8 +709,8 @@ static void op_node_lookup(struct fuzz_state *s)
 		last = s->nodes[slot].node.last;
 	} else {
 		/* unordered on purpose: start > last must find nothing */
-		start = fuzz_index(&s->in);
-		last = fuzz_index(&s->in);
+		start = index_of(s);
+		last = index_of(s);
 	}
 	expected = start <= last ? node_model_find(s, start, last) : -1;
 	ret = prio_tree_lookup(&s->node_root, start, last);
@@ -459,12 +719,67 @@ static void op_node_lookup(struct fuzz_state *s)
 		    start, last, (void *)ret, expected);
 }
 
+/*
+ * A query endpoint.  Half the time it is taken from the tree itself: a
+ * stored interval's start or last, nudged by one.  Pruning mistakes show
+ * where a query ends exactly at a subtree's least radix, which an
+ * independent index rarely hits (the seed's query defect (b) survived
+ * 120 s of fuzzing before this).
+ */
+static unsigned long query_point(struct fuzz_state *s, bool vma)
+{
+	uint8_t sel = fuzz_u8(&s->in);
+	unsigned long v;
+	int slot;
+
+	if (!(sel & 0x80))
+		return index_of(s);
+	slot = vma ? pick_vma(s, true) : pick_node(s, true);
+	if (slot < 0)
+		return 0;
+	if (vma)
+		v = sel & 1 ? HEAP_INDEX(&s->vmas[slot].vma) :
+			      RADIX_INDEX(&s->vmas[slot].vma);
+	else
+		v = sel & 1 ? s->nodes[slot].node.last :
+			      s->nodes[slot].node.start;
+	if ((sel & 6) == 2 && v < ULONG_MAX)
+		v++;
+	else if ((sel & 6) == 4 && v > 0)
+		v--;
+	return v;
+}
+
 static void op_node_query(struct fuzz_state *s, bool point)
 {
-	unsigned long a = fuzz_index(&s->in), b = point ? a : fuzz_index(&s->in);
-	unsigned int stop_after = point ? 0 : fuzz_u8(&s->in) % 8;
+	unsigned long a = query_point(s, false);
+	unsigned long b = point ? a : query_point(s, false);
+	uint8_t stop = point ? 0 : fuzz_u8(&s->in);
 
-	node_query(s, a < b ? a : b, a < b ? b : a, stop_after);
+	/* an abandoned query now and then; most are checked in full */
+	node_query(s, a < b ? a : b, a < b ? b : a, stop >= 0xf8 ? stop & 7 : 0);
+}
+
+/*
+ * Every query that ends at a stored interval's start, from a begin the
+ * input picks, plus the point queries at every start and last: the
+ * queries most likely to meet a wrongly closed right subtree.
+ * O(n (log n + m)).
+ */
+static void op_node_sweep(struct fuzz_state *s)
+{
+	unsigned long begin = index_of(s), start, last;
+	int i;
+
+	for (i = 0; i < NODE_SLOTS; i++) {
+		if (!s->nodes[i].in_tree)
+			continue;
+		start = s->nodes[i].node.start;
+		last = s->nodes[i].node.last;
+		node_query(s, begin < start ? begin : start, start, 0);
+		node_query(s, start, start, 0);
+		node_query(s, last, last, 0);
+	}
 }
 
 static void op_node_clear(struct fuzz_state *s)
@@ -495,17 +810,32 @@ static void vma_model_grow(struct fuzz_state *s, struct vm_area_struct *vma,
 		s->vma_bits = bits_for(HEAP_INDEX(vma));
 }
 
+/* Give the vma of @slot, which is in no tree, a range and insert it. */
+static void vma_insert(struct fuzz_state *s, int slot, unsigned long vm_start,
+		       unsigned long vm_end, unsigned long pgoff)
+{
+	struct vm_area_struct *vma = &s->vmas[slot].vma;
+	bool was_empty = vma_model_empty(s);
+
+	FUZZ_EXPECT(vma_shared_empty(vma), "vma %d out of the tree has links",
+		    slot);
+	vma_set_range(vma, vm_start, vm_end, pgoff);
+	__vma_prio_tree_insert(&s->vma_root, vma);
+	s->vmas[slot].in_tree = true;
+	vma_model_grow(s, vma, was_empty);
+	verify_vma_tree(s);
+}
+
 static void op_vma_insert(struct fuzz_state *s, bool twin)
 {
 	int slot = pick_vma(s, false), twin_slot = -1;
 	unsigned long vm_start = 0, vm_end = 0, pgoff = 0;
 	struct vm_area_struct *vma;
-	bool was_empty;
 
 	if (twin)
 		twin_slot = pick_vma(s, true);
 	else
-		decode_vma_range(&s->in, &vm_start, &vm_end, &pgoff);
+		decode_vma_range(s, &vm_start, &vm_end, &pgoff);
 	if (slot < 0 || (twin && twin_slot < 0))
 		return;
 	if (twin) {
@@ -514,15 +844,38 @@ static void op_vma_insert(struct fuzz_state *s, bool twin)
 		vm_end = vma->vm_end;
 		pgoff = vma->vm_pgoff;
 	}
-	vma = &s->vmas[slot].vma;
-	FUZZ_EXPECT(vma_shared_empty(vma), "vma %d out of the tree has links",
-		    slot);
-	vma_set_range(vma, vm_start, vm_end, pgoff);
-	was_empty = vma_model_empty(s);
-	__vma_prio_tree_insert(&s->vma_root, vma);
-	s->vmas[slot].in_tree = true;
-	vma_model_grow(s, vma, was_empty);
-	verify_vma_tree(s);
+	vma_insert(s, slot, vm_start, vm_end, pgoff);
+}
+
+/*
+ * count, seed, seed: insert up to 16 pseudo-random vmas of up to 8 pages;
+ * one in four maps exactly the pages of a vma already in, to grow vm_sets.
+ */
+static void op_vma_bulk(struct fuzz_state *s)
+{
+	unsigned int count = 1 + fuzz_below(&s->in, 16);
+	unsigned long rnd = fuzz_u8(&s->in) | fuzz_u8(&s->in) << 8;
+	unsigned long pgoff, pages;
+	struct vm_area_struct *twin;
+	int slot, twin_slot;
+
+	while (count--) {
+		slot = pick_vma_from(s, bulk_random(&rnd) % VMA_SLOTS, false);
+		if (slot < 0)
+			return;
+		twin_slot = pick_vma_from(s, bulk_random(&rnd) % VMA_SLOTS, true);
+		if (twin_slot >= 0 && bulk_random(&rnd) % 4 == 0) {
+			twin = &s->vmas[twin_slot].vma;
+			vma_insert(s, slot, twin->vm_start, twin->vm_end,
+				   twin->vm_pgoff);
+			continue;
+		}
+		pgoff = bulk_random(&rnd) & s->universe;
+		pages = 1 + bulk_random(&rnd) % 8;
+		if (pages - 1 > s->universe - pgoff)
+			pages = s->universe - pgoff + 1;
+		vma_insert(s, slot, 0, pages << PAGE_SHIFT, pgoff);
+	}
 }
 
 static void op_vma_fork(struct fuzz_state *s)
@@ -565,7 +918,7 @@ static void op_vma_modify(struct fuzz_state *s, bool twin)
 	if (twin)
 		twin_slot = pick_vma(s, true);
 	else
-		decode_vma_range(&s->in, &vm_start, &vm_end, &pgoff);
+		decode_vma_range(s, &vm_start, &vm_end, &pgoff);
 	if (slot < 0 || (twin && twin_slot < 0))
 		return;
 	if (twin) {
@@ -593,7 +946,7 @@ static void op_vma_modify(struct fuzz_state *s, bool twin)
 
 static void op_vma_lookup(struct fuzz_state *s)
 {
-	unsigned long r = fuzz_index(&s->in), h = fuzz_index(&s->in);
+	unsigned long r = index_of(s), h = index_of(s);
 	struct prio_tree_node *ret;
 	struct vm_area_struct *vma;
 	bool present = false;
@@ -627,24 +980,47 @@ static void op_vma_lookup(struct fuzz_state *s)
 
 static void op_vma_query(struct fuzz_state *s, bool point)
 {
-	unsigned long a = fuzz_index(&s->in), b = point ? a : fuzz_index(&s->in);
+	unsigned long a = query_point(s, true);
+	unsigned long b = point ? a : query_point(s, true);
 
 	vma_query(s, a < b ? a : b, a < b ? b : a);
+}
+
+/* op_node_sweep() for the vma tree. */
+static void op_vma_sweep(struct fuzz_state *s)
+{
+	unsigned long begin = index_of(s), r, h;
+	int i;
+
+	for (i = 0; i < VMA_SLOTS; i++) {
+		if (!s->vmas[i].in_tree)
+			continue;
+		r = RADIX_INDEX(&s->vmas[i].vma);
+		h = HEAP_INDEX(&s->vmas[i].vma);
+		vma_query(s, begin < r ? begin : r, r);
+		vma_query(s, r, r);
+		vma_query(s, h, h);
+	}
 }
 
 static void fuzz_state_init(struct fuzz_state *s, const uint8_t *data,
 			    size_t size)
 {
+	static const unsigned long universes[] = { ULONG_MAX, 15, 63, 255 };
+	uint8_t setup;
 	int i;
 
 	memset(s, 0, sizeof(*s));
 	fuzz_input_init(&s->in, data, size);
 	INIT_PRIO_TREE_ROOT(&s->node_root);
 	/*
-	 * The first byte chooses how the vma root starts: already raw, or
-	 * plain, which __vma_prio_tree_insert() must turn raw by itself.
+	 * The first byte chooses the universe of indices (bits 1-2) and how
+	 * the vma root starts (bit 0): already raw, or plain, which
+	 * __vma_prio_tree_insert() must turn raw by itself.
 	 */
-	if (fuzz_u8(&s->in) & 1)
+	setup = fuzz_u8(&s->in);
+	s->universe = universes[(setup >> 1) & 3];
+	if (setup & 1)
 		INIT_RAW_PRIO_TREE_ROOT(&s->vma_root);
 	else
 		INIT_PRIO_TREE_ROOT(&s->vma_root);
@@ -716,6 +1092,24 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			break;
 		case OP_NODE_CLEAR:
 			op_node_clear(s);
+			break;
+		case OP_NODE_SWEEP:
+			op_node_sweep(s);
+			break;
+		case OP_VMA_SWEEP:
+			op_vma_sweep(s);
+			break;
+		case OP_NODE_BULK:
+			op_node_bulk(s);
+			break;
+		case OP_VMA_BULK:
+			op_vma_bulk(s);
+			break;
+		case OP_NODE_CORRUPT:
+			op_node_corrupt(s);
+			break;
+		case OP_VMA_CORRUPT:
+			op_vma_corrupt(s);
 			break;
 		}
 	}
