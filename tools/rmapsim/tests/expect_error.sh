@@ -1,0 +1,40 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# expect_error.sh RMAPSIM DIR CASE
+#
+# Runs "rmapsim run CASE.scn" inside DIR (so messages carry the bare file
+# name) and checks that the scenario is refused before anything runs:
+# exit status 2, nothing on stdout, and stderr exactly as in CASE.err.
+set -u
+
+rmapsim=$1
+# meson passes a path relative to the build directory
+case $rmapsim in
+/*) ;;
+*) rmapsim=$PWD/$rmapsim ;;
+esac
+dir=$2
+case=$3
+out=$(mktemp)
+err=$(mktemp)
+trap 'rm -f "$out" "$err"' EXIT
+
+cd "$dir" || exit 1
+"$rmapsim" run --file=prio --anon=anon_vma "$case.scn" >"$out" 2>"$err"
+status=$?
+fail=0
+if [ "$status" -ne 2 ]; then
+	echo "$case.scn:1: expected exit status 2, got $status"
+	fail=1
+fi
+if [ -s "$out" ]; then
+	echo "$case.scn:1: expected no output before validation, got:"
+	cat "$out"
+	fail=1
+fi
+if ! diff -u "$case.err" "$err"; then
+	echo "$case.scn:1: expected the stderr of $case.err (diff above)"
+	fail=1
+fi
+exit $fail
