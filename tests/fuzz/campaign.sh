@@ -14,7 +14,9 @@
 # (-jobs=JOBS -workers=1), AFL++ one afl-fuzz instance for SECONDS.  The
 # statistics docs/fuzzing.md quotes are in OUTDIR/fuzz-*.log and
 # OUTDIR/afl/default/fuzzer_stats.  Findings land in OUTDIR/crashes
-# (libFuzzer) or OUTDIR/afl/default/crashes (AFL++).
+# (libFuzzer) or OUTDIR/afl/default/crashes (AFL++).  OUTDIR/time.txt has
+# the CPU time the run got (GNU time; on a shared machine it is much less
+# than the wall time).
 set -eu
 
 usage() {
@@ -56,11 +58,13 @@ libfuzzer)
 		$(lib_sources) -o "$bin"
 	mkdir -p "$out/corpus" "$out/crashes"
 	cd "$out"
+	/usr/bin/time -f "cpu: user %U s, sys %S s, wall %e s" -o "$out/time.txt" \
 	nice -n 15 "$bin" -jobs="$jobs" -workers=1 \
 		-max_total_time="$seconds" -print_final_stats=1 \
 		-artifact_prefix="$out/crashes/" -timeout=10 -rss_limit_mb=1024 \
 		"$out/corpus" "$fuzz/corpus/$harness" || true
 	grep -h "stat::\|^Done\|#[0-9]*.*DONE" "$out"/fuzz-*.log || true
+	cat "$out/time.txt"
 	;;
 afl)
 	bin=$out/afl_$harness
@@ -70,10 +74,12 @@ afl)
 		$(lib_sources) -o "$bin"
 	cd "$out"
 	AFL_NO_UI=1 AFL_SKIP_CPUFREQ=1 AFL_I_DONT_CARE_ABOUT_MISSING_CRASHES=1 \
-		nice -n 15 afl-fuzz -i "$fuzz/corpus/$harness" -o "$out/afl" \
+		/usr/bin/time -f "cpu: user %U s, sys %S s, wall %e s" \
+		-o "$out/time.txt" nice -n 15 \
+		afl-fuzz -i "$fuzz/corpus/$harness" -o "$out/afl" \
 		-V "$seconds" -t 1000 -m none -- "$bin" > "$out/afl.log" 2>&1 ||
 		{ tail -20 "$out/afl.log" >&2; exit 1; }
-	cat "$out/afl/default/fuzzer_stats"
+	cat "$out/afl/default/fuzzer_stats" "$out/time.txt"
 	;;
 *)
 	usage
