@@ -31,6 +31,7 @@
 #endif
 
 #define NR_ITEMS	256
+#define PHASE_OPS	4000
 
 struct item {
 	struct prio_tree_node node;
@@ -43,6 +44,7 @@ static LIST_HEAD(in_tree);
 static LIST_HEAD(spare);
 static unsigned long query_nr, op_nr, seed;
 static unsigned long long rng_state;
+static int short_only;		/* first half of a phase */
 
 #define EXPECT(cond, fmt, ...)						\
 do {									\
@@ -62,17 +64,30 @@ static unsigned long rnd(void)
 	return (unsigned long)(rng_state * 0x2545f4914f6cdd1dULL);
 }
 
-/* Small intervals mostly, so that inserts meet identical ones. */
+/*
+ * Small intervals mostly, so that inserts meet identical ones; many
+ * lengths behind two starts, which fill the size levels; and intervals
+ * of any width, which make the tree taller under them.  The first half
+ * of a phase has no wide ones, so the tree is short while it fills up.
+ */
 static void random_interval(unsigned long *start, unsigned long *last)
 {
-	if (rnd() % 4) {
+	switch (rnd() % (short_only ? 3 : 4)) {
+	case 0:
+	case 1:
 		*start = rnd() % 16;
 		*last = *start + rnd() % 4;
-	} else {
+		break;
+	case 2:
+		*start = rnd() % 2;
+		*last = *start + rnd() % 64;
+		break;
+	default:
 		*start = rnd() >> (rnd() % 64);
 		*last = *start + (rnd() >> (rnd() % 64 + 1));
 		if (*last < *start)
 			*last = ULONG_MAX;
+		break;
 	}
 }
 
@@ -127,6 +142,17 @@ static void exercise_tree(unsigned long ops)
 		list_add_tail(&items[i].link, &spare);
 
 	for (op_nr = 0; op_nr < ops; op_nr++) {
+		/* each phase starts from an empty tree */
+		if (op_nr % PHASE_OPS == 0) {
+			list_for_each_entry_safe(it, twin, &in_tree, link) {
+				prio_tree_remove(&root, &it->node);
+				list_move(&it->link, &spare);
+				check_tree(&root);
+			}
+			EXPECT(prio_tree_empty(&root), "an empty tree");
+		}
+		short_only = op_nr % PHASE_OPS < PHASE_OPS / 2;
+
 		switch (rnd() % 3) {
 		case 0:
 			if (list_empty(&spare))

@@ -7,8 +7,11 @@
  *
  * It checks the plain C API against its own brute-force list of entries:
  * random inserts and removes (identical intervals, [0,0] and ULONG_MAX
- * endpoints included), every query's hits against the list, the error
- * returns, and priotree_check() after every mutation.
+ * endpoints included), every query's hits against the list (entries of
+ * one interval together, as documented), the error returns, and
+ * priotree_check() after every mutation.  It works in phases that start
+ * from an empty index, fill it with many lengths behind two starts, then
+ * add wide intervals that make the tree taller under them.
  *
  * usage: plain_consumer [OPS [SEED]]
  */
@@ -22,6 +25,8 @@
 #include <priotree.h>
 
 #define NR_ENTRIES	512
+#define PHASE_OPS	4000
+#define RUN_SLOTS	1024	/* > 2 * NR_ENTRIES, a power of two */
 
 struct entry {
 	unsigned long start;
@@ -35,6 +40,13 @@ static unsigned long query_nr;
 static unsigned long long rng_state;
 static unsigned long op_nr;
 static unsigned long seed;
+static int nested_only;		/* first half of a phase */
+
+/* intervals that one query has reported so far, see note_run() */
+static struct {
+	unsigned long start, last;
+	unsigned long query;
+} runs[RUN_SLOTS];
 
 #define EXPECT(cond, fmt, ...)						\
 do {									\
@@ -61,14 +73,20 @@ static unsigned long rnd_below(unsigned long n)
 }
 
 /*
- * An interval from one of three shapes: tiny (many identical intervals),
- * anywhere in the 64-bit range, or touching ULONG_MAX.
+ * An interval from one of four shapes: nested (two starts, 64 lengths:
+ * more distinct intervals behind one start than a short tree has levels),
+ * tiny (many identical intervals), anywhere in the 64-bit range, or
+ * touching ULONG_MAX.  The first half of a phase is nested only.
  */
 static void random_interval(unsigned long *start, unsigned long *last)
 {
 	unsigned long len;
 
-	switch (rnd_below(3)) {
+	switch (nested_only ? 3 : rnd_below(4)) {
+	case 3:
+		*start = rnd_below(2);
+		*last = *start + rnd_below(64);
+		break;
 	case 0:
 		*start = rnd_below(8);
 		*last = *start + rnd_below(4);
@@ -102,14 +120,34 @@ static void check_index(struct priotree *pt, size_t expected_count)
 	       priotree_count(pt));
 }
 
-/* Every hit once, and nothing but the entries the list says overlap. */
+/* A new run of hits with one interval: no earlier run of this query had it. */
+static void note_run(unsigned long start, unsigned long last)
+{
+	unsigned long slot = (start * 0x9e3779b97f4a7c15UL ^ last) >> 54;
+
+	for (;; slot = (slot + 1) & (RUN_SLOTS - 1)) {
+		if (runs[slot].query != query_nr)
+			break;
+		EXPECT(runs[slot].start != start || runs[slot].last != last,
+		       "the entries of [%lu, %lu] together, got two runs",
+		       start, last);
+	}
+	runs[slot].start = start;
+	runs[slot].last = last;
+	runs[slot].query = query_nr;
+}
+
+/*
+ * Every hit once, entries of one interval together, and nothing but the
+ * entries the list says overlap.
+ */
 static void check_query(struct priotree *pt, unsigned long first,
 			unsigned long last)
 {
 	struct priotree_iter it;
 	struct priotree_hit hit;
 	size_t expected = 0, got = 0;
-	struct entry *e;
+	struct entry *e, *prev = NULL;
 	int i;
 
 	query_nr++;
@@ -131,6 +169,9 @@ static void check_query(struct priotree *pt, unsigned long first,
 		       "entry %td to be reported once per query", e - entries);
 		e->reported = query_nr;
 		got++;
+		if (!prev || prev->start != e->start || prev->last != e->last)
+			note_run(e->start, e->last);
+		prev = e;
 	}
 	for (i = 0; i < NR_ENTRIES; i++)
 		if (entries[i].in_index && overlaps(&entries[i], first, last))
@@ -141,13 +182,26 @@ static void check_query(struct priotree *pt, unsigned long first,
 
 static int count_hit(const struct priotree_hit *hit, void *arg)
 {
+	(void)hit;
 	++*(size_t *)arg;
 	return 0;
 }
 
 static int stop_at_first(const struct priotree_hit *hit, void *arg)
 {
+	(void)hit;
+	(void)arg;
 	return 7;
+}
+
+static void remove_entry(struct priotree *pt, struct entry *e,
+			 size_t count_after)
+{
+	EXPECT(priotree_remove(pt, e->start, e->last, e) == 0,
+	       "remove of entry %td [%lu, %lu] to succeed", e - entries,
+	       e->start, e->last);
+	e->in_index = 0;
+	check_index(pt, count_after);
 }
 
 /* The documented error returns, on a non-empty index. */
@@ -202,27 +256,28 @@ int main(int argc, char **argv)
 	check_query(pt, 0, ULONG_MAX);
 
 	for (op_nr = 0; op_nr < ops; op_nr++) {
+		if (op_nr % PHASE_OPS == 0) {
+			for (i = 0; i < NR_ENTRIES; i++)
+				if (entries[i].in_index)
+					remove_entry(pt, &entries[i],
+						     --in_index);
+			check_query(pt, 0, ULONG_MAX);
+		}
+		nested_only = op_nr % PHASE_OPS < PHASE_OPS / 2;
 		e = &entries[rnd_below(NR_ENTRIES)];
 		switch (rnd_below(4)) {
 		case 0:
 		case 1:
 			if (e->in_index) {
-				EXPECT(priotree_remove(pt, e->start, e->last,
-						       e) == 0,
-				       "remove of entry %td to succeed",
-				       e - entries);
-				e->in_index = 0;
-				in_index--;
-			} else {
-				random_interval(&e->start, &e->last);
-				EXPECT(priotree_insert(pt, e->start, e->last,
-						       e) == 0,
-				       "insert of [%lu, %lu] to succeed",
-				       e->start, e->last);
-				e->in_index = 1;
-				in_index++;
+				remove_entry(pt, e, --in_index);
+				break;
 			}
-			check_index(pt, in_index);
+			random_interval(&e->start, &e->last);
+			EXPECT(priotree_insert(pt, e->start, e->last, e) == 0,
+			       "insert of [%lu, %lu] to succeed", e->start,
+			       e->last);
+			e->in_index = 1;
+			check_index(pt, ++in_index);
 			break;
 		case 2:
 			random_interval(&first, &last);
@@ -247,15 +302,9 @@ int main(int argc, char **argv)
 					NULL) == 7,
 		       "foreach to return the callback's non-zero value");
 
-	for (i = 0; i < NR_ENTRIES; i++) {
-		if (!entries[i].in_index)
-			continue;
-		EXPECT(priotree_remove(pt, entries[i].start, entries[i].last,
-				       &entries[i]) == 0,
-		       "final remove of entry %d to succeed", i);
-		entries[i].in_index = 0;
-		check_index(pt, --in_index);
-	}
+	for (i = 0; i < NR_ENTRIES; i++)
+		if (entries[i].in_index)
+			remove_entry(pt, &entries[i], --in_index);
 	check_query(pt, 0, ULONG_MAX);
 	priotree_free(pt);
 	priotree_free(NULL);

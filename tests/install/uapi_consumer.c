@@ -38,6 +38,7 @@ do {									\
 
 static int count_hit(const struct priotree_hit *hit, void *arg)
 {
+	(void)hit;
 	++*(size_t *)arg;
 	return 0;
 }
