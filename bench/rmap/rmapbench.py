@@ -21,8 +21,8 @@ schemes doing the same work with the same answers.
 With --callgrind, one extra run of each row under callgrind counts the
 instructions executed running the ops (Ir), beside the wall time.
 
-Usage: rmapbench.py --rmapsim PATH [--runs N] [--quick] [--callgrind]
-                    [--workdir DIR]
+Usage: rmapbench.py --rmapsim PATH [--runs N] [--size quick|mid|full]
+                    [--callgrind] [--workdir DIR]
 """
 
 import argparse
@@ -81,7 +81,7 @@ def callgrind_ir(rmapsim, path, file_scheme, anon_scheme, workdir):
     raise BenchError("%s: no callgrind summary" % out)
 
 
-def measure(args, path, file_scheme, anon_scheme):
+def measure(args, path, file_scheme, anon_scheme, want_ir=True):
     """Median wall time of --runs runs; the counters must not vary."""
     walls = []
     first = None
@@ -101,7 +101,7 @@ def measure(args, path, file_scheme, anon_scheme):
     row["digest"] = digest
     row["file"] = file_scheme
     row["anon"] = anon_scheme
-    if args.callgrind:
+    if args.callgrind and want_ir:
         row["ir"] = callgrind_ir(args.rmapsim, path, file_scheme,
                                  anon_scheme, args.workdir)
     return row
@@ -140,6 +140,12 @@ def ir_cols(args, row, peer):
     if not args.callgrind:
         return []
     return ["%d" % row["ir"], ratio(row["ir"], peer["ir"])]
+
+
+def pair_ir(args, row, peer):
+    if not args.callgrind:
+        return []
+    return [row["ir"], peer["ir"], ratio(row["ir"], peer["ir"])]
 
 
 def ir_head(args):
@@ -188,7 +194,8 @@ def file_table(args, workloads):
 def sweep_table(args, sizes):
     header = ["mappings (-n)", "vmas", "list vmas/walk", "prio vmas/walk",
               "list/prio visits", "list wall ms", "prio wall ms",
-              "list/prio wall"]
+              "list/prio wall"] + \
+        (["list Ir", "prio Ir", "list/prio Ir"] if args.callgrind else [])
     lines = []
     for n in sizes:
         name = "rmap-test3-n%d" % n
@@ -205,7 +212,7 @@ def sweep_table(args, sizes):
             ratio(lst["file_walk.vmas"], prio["file_walk.vmas"]),
             "%.2f" % lst["wall_ms"], "%.2f" % prio["wall_ms"],
             ratio(lst["wall_ms"], prio["wall_ms"]),
-        ])
+        ] + pair_ir(args, lst, prio))
     print_table("rmap-test 3 shape (-l -i 1 -s 7 -t 1), growing -n", header,
                 lines, "Peer: prio on the same scenario.")
 
@@ -224,7 +231,7 @@ def memory_table(args, sizes):
         path = gen(args, args.rmapsim, args.workdir, name,
                    ["rmap-test", "-l", "-i", "1", "-n", str(n), "-s", str(s),
                     "-t", str(t)])
-        rows = [measure(args, path, f, "anon_vma")
+        rows = [measure(args, path, f, "anon_vma", want_ir=False)
                 for f in ("pte_chain", "list", "prio")]
         check_digests(name, rows)
         ptes = n * s * t
@@ -288,7 +295,9 @@ def avc_table(args, lengths):
     header = ["chain (-t)", "live processes", "anon_vma vmas/walk",
               "avc vmas/walk", "anon_vma/avc visits", "anon_vma wall ms",
               "avc wall ms", "anon_vma/avc wall", "anon_vma meta KiB",
-              "avc meta KiB", "avc fork upd"]
+              "avc meta KiB", "avc fork upd"] + \
+        (["anon_vma Ir", "avc Ir", "anon_vma/avc Ir"] if args.callgrind
+         else [])
     lines = []
     for t in lengths:
         name = "avc-fork-chain-t%d" % t
@@ -298,7 +307,7 @@ def avc_table(args, lengths):
         avc = measure(args, path, "prio", "anon_vma_chain")
         check_digests(name, [av, avc])
         lines.append([
-            t, t + 1,
+            t, t + 1,  # the workers of -w 1, and the last server
             "%.1f" % per(av["anon_walk.vmas"], av["anon_walk.walks"]),
             "%.1f" % per(avc["anon_walk.vmas"], avc["anon_walk.walks"]),
             ratio(av["anon_walk.vmas"], avc["anon_walk.vmas"]),
@@ -307,7 +316,7 @@ def avc_table(args, lengths):
             "%.1f" % (av["meta_bytes_peak"] / 1024.0),
             "%.1f" % (avc["meta_bytes_peak"] / 1024.0),
             avc["fork.rmap_updates"],
-        ])
+        ] + pair_ir(args, av, avc))
     print_table("avc-fork-chain (-w 1 -s 16), growing chain", header, lines,
                 "Peer: anon_vma_chain on the same scenario.")
 
@@ -316,8 +325,11 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rmapsim", required=True)
     parser.add_argument("--runs", type=int, default=5)
-    parser.add_argument("--quick", action="store_true",
-                        help="small sizes, for a smoke test")
+    parser.add_argument("--size", choices=("quick", "mid", "full"),
+                        default="full",
+                        help="quick: a smoke test; mid: sizes that "
+                        "callgrind runs in minutes; full (default): the "
+                        "sizes of docs/benchmarks.md")
     parser.add_argument("--callgrind", action="store_true")
     parser.add_argument("--workdir")
     args = parser.parse_args()
@@ -332,7 +344,7 @@ def main():
         args.workdir = tmp
     os.makedirs(args.workdir, exist_ok=True)
 
-    if args.quick:
+    if args.size == "quick":
         workloads = [
             ("rmap-test-1", ["rmap-test", "-l", "-i", "1", "-n", "20",
                              "-s", "12", "-t", "4"]),
@@ -340,6 +352,20 @@ def main():
         ]
         sweep, mem, chains = [100, 200], [4, 8], [8, 16]
         mix = ["fork-exec-mix", "-i", "100", "-t", "8", "-s", "16"]
+    elif args.size == "mid":
+        workloads = [
+            ("rmap-test-1", ["rmap-test", "-l", "-i", "1", "-n", "100",
+                             "-s", "30", "-t", "10"]),
+            ("rmap-test-2", ["rmap-test", "-V", "2", "-r", "-i", "1",
+                             "-n", "100", "-s", "30", "-t", "10"]),
+            ("rmap-test-3", ["rmap-test", "-l", "-i", "1", "-n", "2000",
+                             "-s", "7", "-t", "1"]),
+            ("test-mmap2", ["test-mmap2", "-V", "10"]),
+            ("test-mmap3", ["test-mmap3", "-V", "2000"]),
+        ]
+        sweep, mem, chains = [250, 500, 1000, 2000], [15, 30, 60], \
+            [16, 32, 64, 128]
+        mix = ["fork-exec-mix", "-i", "300", "-t", "16", "-s", "32"]
     else:
         # The seed's command lines, scaled where noted in
         # docs/benchmarks.md so that every row runs in seconds.
@@ -357,8 +383,11 @@ def main():
             [16, 32, 64, 128]
         mix = ["fork-exec-mix", "-i", "1000", "-t", "16", "-s", "64"]
 
-    print("rmapbench: %d runs per row, wall time = median, counters "
-          "identical in every run" % args.runs)
+    print("rmapbench: sizes '%s', %d runs per row, wall time = median, "
+          "counters identical in every run%s" % (
+              args.size, args.runs,
+              ", Ir = instructions running the ops (callgrind)"
+              if args.callgrind else ""))
     try:
         file_table(args, workloads)
         sweep_table(args, sweep)

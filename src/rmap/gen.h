@@ -46,8 +46,45 @@ struct rsim_gen_rng {
 	u64	state;
 };
 
+/**
+ * rsim_gen_rng_seed() - start the sequence of @seed
+ * @rng: the generator
+ * @seed: any value
+ *
+ * Cost: O(1).
+ *
+ * Example:
+ *	struct rsim_gen_rng rng;
+ *
+ *	rsim_gen_rng_seed(&rng, 1);
+ */
 void rsim_gen_rng_seed(struct rsim_gen_rng *rng, u64 seed);
+
+/**
+ * rsim_gen_rng_next() - the next 64 random bits
+ * @rng: a seeded generator
+ *
+ * Cost: O(1).
+ *
+ * Return: the next value of the sequence.
+ *
+ * Example:
+ *	u64 bits = rsim_gen_rng_next(&rng);
+ */
 u64 rsim_gen_rng_next(struct rsim_gen_rng *rng);
+
+/**
+ * rsim_gen_rng_below() - a random value in [0, @bound)
+ * @rng: a seeded generator
+ * @bound: at least 1
+ *
+ * Cost: O(1).
+ *
+ * Return: the next value of the sequence modulo @bound.
+ *
+ * Example:
+ *	unsigned long pid = 1 + rsim_gen_rng_below(&rng, nr_tasks);
+ */
 unsigned long rsim_gen_rng_below(struct rsim_gen_rng *rng,
 				 unsigned long bound);
 
@@ -102,14 +139,26 @@ struct rsim_gen_params {
 	u64			seed;
 };
 
-/*
- * The name of a kind ("rmap-test", ...), NULL out of range; a tool finds
- * a kind by comparing against every name.  O(1).
+/**
+ * rsim_gen_kind_name() - the name of a kind, as rmapsim gen takes it
+ * @kind: the kind
+ *
+ * A tool finds a kind by comparing a name against every kind's.
+ * Cost: O(1).
+ *
+ * Return: "rmap-test", "test-mmap2", ...; NULL for a kind out of range.
+ *
+ * Example:
+ *	for (kind = 0; kind < RSIM_NR_GEN_KINDS; kind++)
+ *		if (!strcmp(arg, rsim_gen_kind_name(kind)))
+ *			break;
  */
 const char *rsim_gen_kind_name(enum rsim_gen_kind kind);
 
-/*
+/**
  * rsim_gen_defaults() - fill @params with @kind's defaults
+ * @params: filled in
+ * @kind: the kind
  *
  * The defaults are the seeds' sizes where they fit a simulation that runs
  * in seconds (test-mmap2/3 exactly; rmap-test and the rest scaled down,
@@ -124,15 +173,23 @@ const char *rsim_gen_kind_name(enum rsim_gen_kind kind);
 void rsim_gen_defaults(struct rsim_gen_params *params,
 		       enum rsim_gen_kind kind);
 
-/*
+/**
  * rsim_gen_check() - are @params usable?
+ * @params: the parameters
+ * @why: set to a static description of the first bad field, or NULL
  *
- * Return: 0, or -EINVAL with *@why set to a static description of the
- * first bad field ("-s must be at least 1", ...).  Cost: O(1).
+ * Limits keep every kind inside the simulated address space and a
+ * generator's fixed-size state.  Cost: O(1).
+ *
+ * Return: 0, or -EINVAL.
+ *
+ * Example:
+ *	if (rsim_gen_check(&p, &why))
+ *		pr_err("bad parameters: %s\n", why);
  */
 int rsim_gen_check(const struct rsim_gen_params *params, const char **why);
 
-/*
+/**
  * rsim_gen_name() - the scenario name for @params
  * @params: checked parameters
  * @buf: where to write the NUL-terminated name
@@ -165,8 +222,9 @@ typedef int (*rsim_gen_emit_t)(void *ctx, const struct rsim_op *op);
  * @ctx: passed to @emit
  *
  * Every op emitted applies without error when replayed from an empty
- * simulation under any scheme.  Nothing is allocated except by the
- * random kind, which keeps a scratch simulation to try ops on.
+ * simulation under any scheme.  fork-exec-mix allocates its pool of
+ * processes and random a scratch simulation to try ops on; the other
+ * kinds allocate nothing.
  * Cost: O(ops emitted); random: O(ops * cost of rsim_apply()).
  *
  * Return: 0, -EINVAL for bad @params, -ENOMEM, or what @emit returned.

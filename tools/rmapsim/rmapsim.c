@@ -197,7 +197,7 @@ struct run_result {
 	struct rsim_cost	cost;
 	u64			digest;
 	unsigned long		verified;	/* rsim_verify() calls */
-	double			seconds;	/* ops only, not verification */
+	double			seconds;	/* ops only */
 	bool			failed;
 };
 

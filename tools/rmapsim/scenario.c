@@ -294,7 +294,7 @@ static int parse_stream(FILE *f, struct scenario *sc)
 		}
 		nr = split_words(line, word, MAX_WORDS);
 		if (nr > MAX_WORDS)
-			nr = MAX_WORDS;	/* enough to name the first extra */
+			nr = MAX_WORDS;	/* names the first extra word */
 		if (!nr)
 			continue;
 		if (!strcmp(word[0], "scenario")) {
@@ -541,7 +541,8 @@ static int validate(struct scenario *sc)
 		ids = op_ids(op->kind);
 		scenario_format_op(text, sizeof(text), op);
 		err = -1;
-		if (ids.live_pid >= 0 && !id_present(&pids, op->args[ids.live_pid]))
+		if (ids.live_pid >= 0 &&
+		    !id_present(&pids, op->args[ids.live_pid]))
 			report(sc->path, line,
 			       "expected a live pid in '%s', %lu is not one",
 			       text, op->args[ids.live_pid]);

@@ -15,16 +15,17 @@
 
 struct scenario {
 	char		*path;		/* as given, for messages */
-	char		*name;		/* from the "scenario NAME" line */
+	char		*name;		/* of the "scenario NAME" line */
 	struct rsim_op	*ops;
 	unsigned long	*lines;		/* source line of each op */
 	unsigned long	nr;
 	unsigned long	cap;
 };
 
-/*
- * scenario_load() - read and validate the scenario file @path ("-" is
- * stdin) into @sc
+/**
+ * scenario_load() - read and validate a scenario file
+ * @path: the file, "-" for stdin
+ * @sc: filled in on success
  *
  * On the first error, prints "PATH:LINE: expected ..." on stderr and
  * returns -1; nothing of the file is kept then.  Cost: O(file size)
@@ -42,11 +43,23 @@ struct scenario {
  */
 int scenario_load(const char *path, struct scenario *sc);
 
-/* Free what scenario_load() allocated.  O(1). */
+/**
+ * scenario_free() - free what scenario_load() allocated
+ * @sc: a loaded scenario; zeroed afterwards
+ *
+ * Cost: O(1).
+ *
+ * Example:
+ *	scenario_free(&sc);
+ */
 void scenario_free(struct scenario *sc);
 
-/*
- * scenario_print_header() / scenario_print_op() - the text form, which
+/**
+ * scenario_print_header() - write the "scenario NAME" line
+ * @out: the stream
+ * @name: the scenario's name
+ *
+ * scenario_print_op() then writes one op per line, in the text form that
  * scenario_load() reads back to the same ops.  O(1) each.
  *
  * Example:
@@ -55,11 +68,32 @@ void scenario_free(struct scenario *sc);
  *		.kind = RSIM_OP_EXEC, .args = { 1 } });
  */
 void scenario_print_header(FILE *out, const char *name);
+
+/**
+ * scenario_print_op() - write one op as a line of text
+ * @out: the stream
+ * @op: the op
+ *
+ * Cost: O(1).
+ *
+ * Example:
+ *	scenario_print_op(stdout, &sc.ops[0]);
+ */
 void scenario_print_op(FILE *out, const struct rsim_op *op);
 
-/*
- * The text of @op, as scenario_print_op() writes it, into @buf
- * (NUL-terminated, truncated to @size).  For messages.
+/**
+ * scenario_format_op() - the text of one op, for messages
+ * @buf: receives the text, NUL-terminated, truncated to @size
+ * @size: bytes at @buf
+ * @op: the op
+ *
+ * The same text as scenario_print_op() writes, without the newline.
+ * Cost: O(@size).
+ *
+ * Example:
+ *	char text[256];
+ *
+ *	scenario_format_op(text, sizeof(text), op);
  */
 void scenario_format_op(char *buf, size_t size, const struct rsim_op *op);
 
