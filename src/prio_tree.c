@@ -106,17 +106,18 @@ static __always_inline bool path_goes_right(const struct prio_tree_path *path,
 	return (path->size_level ? heap - radix : radix) & path->mask;
 }
 
-/* Step one level down; false once all size bits are used up. */
-static __always_inline bool path_descend(struct prio_tree_path *path)
+/*
+ * Step one level down.  Once all size bits are used up, mask stays 0: the
+ * node just reached sits at the last size level, where every bit of its
+ * key is spelled by its path, so it is a leaf that only its twin can reach.
+ */
+static __always_inline void path_descend(struct prio_tree_path *path)
 {
 	path->mask >>= 1;
-	if (path->mask)
-		return true;
-	if (path->size_level)
-		return false;
+	if (path->mask || path->size_level)
+		return;
 	path->mask = 1UL << (BITS_PER_LONG - 1);
 	path->size_level = true;
-	return true;
 }
 
 static inline void set_child(struct prio_tree_node *parent, bool right,
@@ -344,6 +345,8 @@ struct prio_tree_node *prio_tree_insert(struct prio_tree_root *root,
 			radix = r;
 			heap = h;
 		}
+		/* distinct keys part before the size bits run out (3), (6) */
+		BUG_ON(!path.mask);
 		right = path_goes_right(&path, radix, heap);
 		tmp = right ? cur->right : cur->left;
 		if (tmp == cur) {
@@ -352,8 +355,7 @@ struct prio_tree_node *prio_tree_insert(struct prio_tree_root *root,
 			break;
 		}
 		cur = tmp;
-		/* distinct keys part before the size bits run out (3), (6) */
-		BUG_ON(!path_descend(&path));
+		path_descend(&path);
 	}
 	prio_tree_debug_verify(root);
 	return node;
@@ -388,13 +390,15 @@ struct prio_tree_node *prio_tree_lookup(struct prio_tree_root *root,
 		get_index(root, cur, &r, &h);
 		if (r == radix_index && h == heap_index)
 			return cur;
-		if (ranks_before(radix_index, heap_index, r, h))
+		/* nothing below cur can hold it: (1), or no bits left (3) */
+		if (ranks_before(radix_index, heap_index, r, h) || !path.mask)
 			return NULL;
 		next = path_goes_right(&path, radix_index, heap_index) ?
 			cur->right : cur->left;
-		if (next == cur || !path_descend(&path))
+		if (next == cur)
 			return NULL;
 		cur = next;
+		path_descend(&path);
 	}
 }
 EXPORT_SYMBOL(prio_tree_lookup);
