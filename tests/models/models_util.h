@@ -144,68 +144,80 @@ static inline int combos_apply(struct combos *c, const struct rsim_op *op,
 #define RAND_FILES	3
 #define RAND_ADDRS	48
 
-/*
- * A random op over pids 1..RAND_PIDS, files 1..RAND_FILES and addresses
- * below RAND_ADDRS.  Many are invalid in the state they meet (unknown
- * pid, no vma...): those must fail alike under every scheme.
- */
-static inline void random_op(struct test_rng *r, struct rsim_op *op)
+/* A random kind, weighted towards faults on a small address space. */
+static inline enum rsim_op_kind random_kind(struct test_rng *r)
 {
-	unsigned long k = rng_below(r, 100);
+	static const struct {
+		enum rsim_op_kind	kind;
+		unsigned int		weight;
+	} mix[] = {
+		{ RSIM_OP_FAULT_WRITE, 20 },	{ RSIM_OP_FAULT_READ, 14 },
+		{ RSIM_OP_MMAP_ANON, 7 },	{ RSIM_OP_MMAP_PRIVATE, 5 },
+		{ RSIM_OP_MMAP_SHARED, 5 },	{ RSIM_OP_MUNMAP, 4 },
+		{ RSIM_OP_MPROTECT, 5 },	{ RSIM_OP_MREMAP_RESIZE, 4 },
+		{ RSIM_OP_MREMAP_MOVE, 6 },	{ RSIM_OP_FORK, 6 },
+		{ RSIM_OP_EXIT, 2 },		{ RSIM_OP_EXEC, 1 },
+		{ RSIM_OP_TRUNCATE, 2 },	{ RSIM_OP_RECLAIM_ADDR, 5 },
+		{ RSIM_OP_RECLAIM_FILE, 3 },	{ RSIM_OP_WALK_ADDR, 8 },
+		{ RSIM_OP_WALK_FILE, 3 },
+	};
+	unsigned int i, total = 0, pick;
+
+	for (i = 0; i < ARRAY_SIZE(mix); i++)
+		total += mix[i].weight;
+	pick = rng_below(r, total);
+	for (i = 0; pick >= mix[i].weight; i++)
+		pick -= mix[i].weight;
+	return mix[i].kind;
+}
+
+/*
+ * Random arguments for an op of @kind over pids 1..RAND_PIDS, files
+ * 1..RAND_FILES and addresses below RAND_ADDRS.  Many are invalid in
+ * the state they meet (unknown pid, no vma...): those must fail alike
+ * under every scheme.
+ */
+static inline void random_op(struct test_rng *r, struct rsim_op *op,
+			     enum rsim_op_kind kind)
+{
 	unsigned long *a = op->args;
 
 	memset(op, 0, sizeof(*op));
+	op->kind = kind;
 	/* process 1 is busiest: most ops find a live mm */
 	a[0] = 1 + rng_below(r, rng_below(r, 2) ? 2 : RAND_PIDS);
 	a[1] = rng_below(r, RAND_ADDRS);
-	a[2] = 1 + rng_below(r, 8);
+	a[2] = 1 + rng_below(r, 12);
 	a[3] = 1 + rng_below(r, 3);		/* prot: r, w or rw */
 	a[4] = 1 + rng_below(r, RAND_FILES);
 	a[5] = rng_below(r, 24);
-	if (k < 14) {
-		op->kind = RSIM_OP_FAULT_WRITE;
-	} else if (k < 26) {
-		op->kind = RSIM_OP_FAULT_READ;
-	} else if (k < 32) {
-		op->kind = RSIM_OP_MMAP_ANON;
-	} else if (k < 36) {
-		op->kind = RSIM_OP_MMAP_PRIVATE;
-	} else if (k < 40) {
-		op->kind = RSIM_OP_MMAP_SHARED;
-	} else if (k < 45) {
-		op->kind = RSIM_OP_MUNMAP;
-	} else if (k < 50) {
-		op->kind = RSIM_OP_MPROTECT;
-	} else if (k < 54) {
-		op->kind = RSIM_OP_MREMAP_RESIZE;
-		a[3] = 1 + rng_below(r, 10);
-	} else if (k < 60) {
-		op->kind = RSIM_OP_MREMAP_MOVE;
-		a[3] = 1 + rng_below(r, 10);
+	switch (kind) {
+	case RSIM_OP_MREMAP_RESIZE:
+		a[3] = 1 + rng_below(r, 12);
+		break;
+	case RSIM_OP_MREMAP_MOVE:
+		a[3] = 1 + rng_below(r, 12);
 		a[4] = rng_below(r, RAND_ADDRS);
-	} else if (k < 68) {
-		op->kind = RSIM_OP_FORK;
+		break;
+	case RSIM_OP_FORK:
 		a[1] = 1 + rng_below(r, RAND_PIDS);
-	} else if (k < 71) {
-		op->kind = RSIM_OP_EXIT;
-	} else if (k < 73) {
-		op->kind = RSIM_OP_EXEC;
-	} else if (k < 76) {
-		op->kind = RSIM_OP_TRUNCATE;
+		break;
+	case RSIM_OP_EXIT:
+		/* process 1 rarely goes: it is the one that forks */
+		if (a[0] == 1 && rng_below(r, 8))
+			a[0] = 2 + rng_below(r, RAND_PIDS - 1);
+		break;
+	case RSIM_OP_TRUNCATE:
 		a[0] = a[4];
 		a[1] = rng_below(r, 32);
-	} else if (k < 80) {
-		op->kind = RSIM_OP_RECLAIM_ADDR;
-	} else if (k < 83) {
-		op->kind = RSIM_OP_RECLAIM_FILE;
+		break;
+	case RSIM_OP_RECLAIM_FILE:
+	case RSIM_OP_WALK_FILE:
 		a[0] = a[4];
 		a[1] = a[5];
-	} else if (k < 93) {
-		op->kind = RSIM_OP_WALK_ADDR;
-	} else {
-		op->kind = RSIM_OP_WALK_FILE;
-		a[0] = a[4];
-		a[1] = a[5];
+		break;
+	default:
+		break;
 	}
 }
 
