@@ -563,9 +563,11 @@ static void test_maxindex(void **state)
 }
 
 /*
- * The deepest shape: 2 * BITS_PER_LONG nodes with radix 0 whose heaps
- * fall one under the other, a chain through all the radix levels and far
- * into the size levels.
+ * The deepest shape: 2 * BITS_PER_LONG + 1 nodes with radix 0 whose heaps
+ * fall one under the other.  The first BITS_PER_LONG + 1 fill the radix
+ * levels; the node at size level j has size 2^(BITS_PER_LONG - j) - 1,
+ * whose top j size bits are zero, so the chain runs left to the very last
+ * size level, where [0, 0] sits at depth 2 * BITS_PER_LONG.
  */
 static void test_deep_chain(void **state)
 {
@@ -576,8 +578,12 @@ static void test_deep_chain(void **state)
 	tpool_init(&p, false, 2 * BITS_PER_LONG + 1);
 	for (j = 0; j <= BITS_PER_LONG; j++)
 		tn_insert(&p, i++, 0, ULONG_MAX - j);
-	for (j = 2; j < BITS_PER_LONG; j++)
+	for (j = 1; j <= BITS_PER_LONG; j++)
 		tn_insert(&p, i++, 0, (1UL << (BITS_PER_LONG - j)) - 1);
+	check_all_queries(&p);
+	/* the walk down to the last size level and back, with a right turn */
+	tn_remove(&p, BITS_PER_LONG + 1);
+	tn_insert(&p, BITS_PER_LONG + 1, 0, ULONG_MAX >> 1);
 	check_all_queries(&p);
 	tpool_free(&p);
 }

@@ -263,6 +263,37 @@ static void test_free_full(void **state)
 	priotree_free(pt);
 }
 
+/*
+ * 2 * BITS_PER_LONG + 1 intervals starting at 0 whose ends fall one under
+ * the other fill a chain down to the deepest size level of the tree,
+ * where [0, 0] ends up (see test_deep_chain in test_prio_tree.c).  An
+ * entry there must be found like any other: a second item on [0, 0]
+ * joins it, removal finds it.
+ */
+static void test_deepest_size_level(void **state)
+{
+	struct priotree *pt = priotree_new();
+	unsigned int bits = 8 * sizeof(unsigned long), j;
+
+	(void)state;
+	for (j = 0; j <= bits; j++)
+		assert_int_equal(priotree_insert(pt, 0, ULONG_MAX - j, &a), 0);
+	for (j = 1; j <= bits; j++)
+		assert_int_equal(priotree_insert(pt, 0,
+						 (1UL << (bits - j)) - 1, &a),
+				 0);
+	assert_index_valid(pt);
+	assert_int_equal(priotree_insert(pt, 0, 0, &b), 0);
+	assert_index_valid(pt);
+	assert_int_equal(priotree_count(pt), 2 * bits + 2);
+	assert_int_equal(count_item(pt, 0, 0, &b), 1);
+	assert_int_equal(priotree_remove(pt, 0, 0, &a), 0);
+	assert_int_equal(priotree_remove(pt, 0, 0, &b), 0);
+	assert_int_equal(priotree_remove(pt, 0, 0, &b), -ENOENT);
+	assert_index_valid(pt);
+	priotree_free(pt);
+}
+
 #ifdef PRIOTREE_FAILSLAB
 /* Everything that a hit list shows about the index, to compare. */
 static void snapshot(struct priotree *pt, struct hits *h)
@@ -346,6 +377,7 @@ int main(void)
 		cmocka_unit_test(test_enoent),
 		cmocka_unit_test(test_foreach_stops),
 		cmocka_unit_test(test_free_full),
+		cmocka_unit_test(test_deepest_size_level),
 #ifdef PRIOTREE_FAILSLAB
 		cmocka_unit_test(test_enomem),
 #endif

@@ -13,7 +13,13 @@
  *   wide    indices 0..1e6 with short and long ranges;
  *   huge    indices near ULONG_MAX, including ULONG_MAX itself;
  *   mixed   random bit widths 1..64, so index_bits grows and the tree
- *           shrinks back to empty (index_bits 1) again and again.
+ *           shrinks back to empty (index_bits 1) again and again;
+ *   grow    every GROW_PERIOD operations the tree is emptied; then
+ *           intervals may use 3 bits, one more every GROW_STEP
+ *           operations up to 8, most start at 0..3 and are long: index_bits
+ *           grows one bit at a time under a dense tree whose size levels
+ *           are populated, the case that prio_tree_expand() must get
+ *           right (seed defect (a)).
  *
  * Usage: test_property [--seed=N] [--ops=N] [--nnodes=N]
  * or the environment PRIOTREE_SEED, PRIOTREE_OPS, PRIOTREE_NNODES.
@@ -37,11 +43,12 @@ enum dist {
 	DIST_WIDE,
 	DIST_HUGE,
 	DIST_MIXED,
+	DIST_GROW,
 	NR_DISTS
 };
 
 static const char *const dist_name[NR_DISTS] = {
-	"tiny", "wide", "huge", "mixed",
+	"tiny", "wide", "huge", "mixed", "grow",
 };
 
 enum layer {
@@ -63,6 +70,9 @@ static const char *const layer_name[NR_LAYERS] = {
 #define VMA_MAX_PAGES	(1UL << 40)
 /* identical ranges come from a small palette of ranges per run */
 #define PALETTE		16U
+/* "grow" climbs from 3 to 8 bits, then starts again from an empty tree */
+#define GROW_STEP	48UL
+#define GROW_PERIOD	(6 * GROW_STEP)
 
 static uint64_t opt_seed = DEFAULT_SEED;
 static unsigned long opt_ops = DEFAULT_OPS;
@@ -76,6 +86,7 @@ struct run {
 	struct test_rng rng;
 	unsigned long op;	/* number of the operation being done */
 	unsigned long limit;	/* largest size - 1 this layer accepts */
+	unsigned long empty_op;	/* "grow": when the tree was last emptied */
 	unsigned long palette_first[PALETTE];
 	unsigned long palette_last[PALETTE];
 };
@@ -116,6 +127,13 @@ static void gen_interval(struct run *run, unsigned long *first,
 				      rng_next(rng);
 		*last = b;
 		*first = b - min(len, b);
+		break;
+	case DIST_GROW:
+		a = 3 + (run->op - run->empty_op) / GROW_STEP;
+		b = prio_tree_maxindex(a);
+		*first = pick < 70 ? rng_below(rng, 4) : rng_bits(rng, a);
+		len = rng_bits(rng, a);
+		*last = len > b - *first ? b : *first + len;
 		break;
 	default:
 		a = 1 + rng_below(rng, BITS_PER_LONG);
@@ -191,11 +209,22 @@ static bool want_insert(struct run *run, unsigned int used, unsigned int cap)
 {
 	bool filling = (run->op / (4UL * cap)) % 2 == 0;
 
+	if (run->dist == DIST_GROW)
+		filling = true;
 	if (used == 0)
 		return true;
 	if (used == cap)
 		return false;
 	return rng_below(&run->rng, 100) < (filling ? 70 : 25);
+}
+
+/* "grow": time to empty the tree and start again from 3 bits? */
+static bool grow_restart(struct run *run)
+{
+	if (run->dist != DIST_GROW || run->op % GROW_PERIOD)
+		return false;
+	run->empty_op = run->op;
+	return true;
 }
 
 static void report(struct run *run, unsigned long mutations,
@@ -315,6 +344,23 @@ static unsigned int random_slot(struct run *run, const bool *flags,
 #define pick_slot(run, pool, n, used)					\
 	random_slot((run), &(pool)[0].in_tree, sizeof((pool)[0]), (n), (used))
 
+/* Remove every node in slot order, checking all the way down to empty. */
+static void generic_drain(struct run *run, struct prio_tree_root *root,
+			  struct gnode *pool, unsigned int n)
+{
+	unsigned int i;
+
+	for (i = 0; i < n; i++) {
+		if (!pool[i].in_tree)
+			continue;
+		prio_tree_remove(root, &pool[i].node);
+		pool[i].in_tree = false;
+		generic_check(run, root, "draining remove");
+	}
+	if (!prio_tree_empty(root))
+		run_fail(run, "an empty tree after removing every node");
+}
+
 static void run_generic(struct run *run)
 {
 	unsigned int n = opt_nnodes, used = 0, i, j;
@@ -327,6 +373,11 @@ static void run_generic(struct run *run)
 	INIT_PRIO_TREE_ROOT(&root);
 	for (run->op = 0; run->op < ops_per_run; run->op++) {
 		unsigned long pick = rng_below(&run->rng, 100);
+
+		if (grow_restart(run)) {
+			generic_drain(run, &root, pool, n);
+			used = 0;
+		}
 
 		if (pick < 60) {
 			mutations++;
@@ -390,16 +441,7 @@ static void run_generic(struct run *run)
 			generic_query(run, &root, pool, n, first, last);
 		}
 	}
-	/* drain in slot order, checking all the way down to empty */
-	for (i = 0; i < n; i++) {
-		if (!pool[i].in_tree)
-			continue;
-		prio_tree_remove(&root, &pool[i].node);
-		pool[i].in_tree = false;
-		generic_check(run, &root, "final remove");
-	}
-	if (!prio_tree_empty(&root))
-		run_fail(run, "an empty tree after removing every node");
+	generic_drain(run, &root, pool, n);
 	report(run, mutations, queries);
 	free(pool);
 }
@@ -487,6 +529,23 @@ static void vma_set_range(struct vm_area_struct *vma, unsigned long first,
 	vma->vm_pgoff = first;
 }
 
+/* Remove every vma in slot order, checking all the way down to empty. */
+static void vma_drain(struct run *run, struct prio_tree_root *root,
+		      struct vnode *pool, unsigned int n)
+{
+	unsigned int i;
+
+	for (i = 0; i < n; i++) {
+		if (!pool[i].in_tree)
+			continue;
+		__vma_prio_tree_remove(root, &pool[i].vma);
+		pool[i].in_tree = false;
+		vma_check(run, root, "draining remove");
+	}
+	if (!prio_tree_empty(root))
+		run_fail(run, "an empty tree after removing every vma");
+}
+
 static void run_vma(struct run *run)
 {
 	/* more vmas than generic nodes: many of them share ranges */
@@ -501,6 +560,11 @@ static void run_vma(struct run *run)
 	INIT_RAW_PRIO_TREE_ROOT(&root);
 	for (run->op = 0; run->op < ops_per_run; run->op++) {
 		unsigned long pick = rng_below(&run->rng, 100);
+
+		if (grow_restart(run)) {
+			vma_drain(run, &root, pool, n);
+			used = 0;
+		}
 
 		if (pick < 50) {
 			mutations++;
@@ -552,15 +616,7 @@ static void run_vma(struct run *run)
 			vma_query(run, &root, pool, n, first, last);
 		}
 	}
-	for (i = 0; i < n; i++) {
-		if (!pool[i].in_tree)
-			continue;
-		__vma_prio_tree_remove(&root, &pool[i].vma);
-		pool[i].in_tree = false;
-		vma_check(run, &root, "final remove");
-	}
-	if (!prio_tree_empty(&root))
-		run_fail(run, "an empty tree after removing every vma");
+	vma_drain(run, &root, pool, n);
 	report(run, mutations, queries);
 	free(pool);
 }
@@ -668,6 +724,19 @@ static void run_priotree(struct run *run)
 	for (run->op = 0; run->op < ops_per_run; run->op++) {
 		unsigned long pick = rng_below(&run->rng, 100);
 
+		if (grow_restart(run)) {
+			/* newest first, checking all the way down to empty */
+			while (count) {
+				count--;
+				ret = priotree_remove(pt, oracle[count].start,
+						      oracle[count].last,
+						      (void *)oracle[count].item);
+				if (ret)
+					run_fail(run, "draining remove to succeed, got %d",
+						 ret);
+				api_check(run, pt, count, "draining remove");
+			}
+		}
 		if (pick < 55) {
 			mutations++;
 			if (want_insert(run, count, cap)) {
@@ -833,14 +902,17 @@ int main(int argc, char **argv)
 		RUN(LAYER_GENERIC, DIST_WIDE),
 		RUN(LAYER_GENERIC, DIST_HUGE),
 		RUN(LAYER_GENERIC, DIST_MIXED),
+		RUN(LAYER_GENERIC, DIST_GROW),
 		RUN(LAYER_VMA, DIST_TINY),
 		RUN(LAYER_VMA, DIST_WIDE),
 		RUN(LAYER_VMA, DIST_HUGE),
 		RUN(LAYER_VMA, DIST_MIXED),
+		RUN(LAYER_VMA, DIST_GROW),
 		RUN(LAYER_PRIOTREE, DIST_TINY),
 		RUN(LAYER_PRIOTREE, DIST_WIDE),
 		RUN(LAYER_PRIOTREE, DIST_HUGE),
 		RUN(LAYER_PRIOTREE, DIST_MIXED),
+		RUN(LAYER_PRIOTREE, DIST_GROW),
 	};
 	struct timespec t0, t1;
 	int failed;
