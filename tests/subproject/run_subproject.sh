@@ -28,22 +28,26 @@ scratch=$(mktemp -d "${TMPDIR:-/tmp}/priotree-subproject.XXXXXX")
 trap 'rm -rf "$scratch"' EXIT
 project=$scratch/consumer
 mkdir -p "$project/subprojects"
-cp "$subproject_dir/meson.build" "$project/"
+cp "$subproject_dir/meson.build" "$subproject_dir/meson_options.txt" \
+	"$project/"
 for prog in plain_consumer uapi_consumer kcompat_consumer \
 	    unseen_vma_program; do
 	cp "$consumer_dir/$prog.c" "$project/"
 done
 ln -s "$source_root" "$project/subprojects/libpriotree"
 
+# Under valgrind: fewer operations, each consumer run by valgrind.
 wrapper=
+ops=
 if [ "${PRIOTREE_UNDER_VALGRIND:-0}" = 1 ]; then
 	wrapper="--wrapper=valgrind --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite,indirect --quiet"
+	ops=-Dops=3000
 fi
 
 log=$scratch/log
 if ! "$meson" setup "$scratch/build" "$project" \
 	--force-fallback-for=libpriotree,libpriotree-kcompat \
-	--wrap-mode=nodownload >"$log" 2>&1; then
+	--wrap-mode=nodownload ${ops:+"$ops"} >"$log" 2>&1; then
 	cat "$log" >&2
 	fail $LINENO "the consumer project to configure with libpriotree as a subproject"
 fi
