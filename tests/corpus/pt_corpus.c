@@ -22,6 +22,8 @@
  * scenario holds at most PT_CHECK_ALL_LIVE objects; above that, every
  * PT_CHECK_STRIDE-th mutation and the end of each phase are checked, so
  * the 120,000-vma test-mmap shape stays linear enough to boot under TCG.
+ * The rmap model scenarios (pt_corpus_rmap.c) follow the tree scenarios
+ * in the numbering.
  * Each query is compared with a brute-force oracle: every reported object
  * is live, overlaps the query and is reported once, and the number
  * reported equals the number of live objects that overlap.
@@ -781,7 +783,7 @@ static int pt_run_test_mmap(struct pt_run *run)
  */
 unsigned int pt_corpus_count(void)
 {
-	return ARRAY_SIZE(pt_scenarios);
+	return ARRAY_SIZE(pt_scenarios) + pt_rmap_count();
 }
 
 /**
@@ -792,8 +794,9 @@ unsigned int pt_corpus_count(void)
  */
 const char *pt_corpus_name(unsigned int index)
 {
-	return index < ARRAY_SIZE(pt_scenarios) ? pt_scenarios[index].name :
-						  NULL;
+	if (index < ARRAY_SIZE(pt_scenarios))
+		return pt_scenarios[index].name;
+	return pt_rmap_name(index - ARRAY_SIZE(pt_scenarios));
 }
 
 /**
@@ -821,8 +824,10 @@ int pt_corpus_run(unsigned int index, struct pt_corpus_result *result)
 	int ret;
 
 	*result = (struct pt_corpus_result) { .digest = 0xcbf29ce484222325ULL };
-	if (index >= ARRAY_SIZE(pt_scenarios))
+	if (index >= pt_corpus_count())
 		return pt_fail(&run, -EINVAL, "no such scenario", index, 0);
+	if (index >= ARRAY_SIZE(pt_scenarios))
+		return pt_rmap_run(index - ARRAY_SIZE(pt_scenarios), result);
 	run.sc = &pt_scenarios[index];
 	run.rng = run.sc->seed;
 	INIT_PRIO_TREE_ROOT(&run.root);
@@ -865,10 +870,10 @@ int pt_corpus_run_all(pt_corpus_emit_fn emit, void *ctx)
 	unsigned int i;
 	int failed = 0;
 
-	for (i = 0; i < ARRAY_SIZE(pt_scenarios); i++) {
+	for (i = 0; i < pt_corpus_count(); i++) {
 		if (pt_corpus_run(i, &result))
 			failed++;
-		emit(ctx, pt_scenarios[i].name, &result);
+		emit(ctx, pt_corpus_name(i), &result);
 	}
 	return failed;
 }

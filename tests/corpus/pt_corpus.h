@@ -40,4 +40,12 @@ const char *pt_corpus_name(unsigned int index);
 int pt_corpus_run(unsigned int index, struct pt_corpus_result *result);
 int pt_corpus_run_all(pt_corpus_emit_fn emit, void *ctx);
 
+/*
+ * The rmap model scenarios (pt_corpus_rmap.c), numbered after the tree
+ * scenarios by pt_corpus_run(); not for direct use.
+ */
+unsigned int pt_rmap_count(void);
+const char *pt_rmap_name(unsigned int index);
+int pt_rmap_run(unsigned int index, struct pt_corpus_result *result);
+
 #endif /* _PT_CORPUS_H */
