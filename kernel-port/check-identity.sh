@@ -60,7 +60,7 @@ is_twin_tree() {
 
 echo "== userspace dependencies of the ported C files (cc -M)"
 for from in $(echo "$pairs" | awk '$1 ~ /\.c$/ && $1 !~ /^kernel-port/ { print $1 }'); do
-	deps=$(cd "$repo" && ${CC:-cc} -M -Icompat -Iinclude -Itests/corpus \
+	deps=$(cd "$repo" && ${CC:-cc} -M -Icompat -Iinclude -Itests/corpus -Isrc/rmap \
 		"$from" | sed 's/^[^:]*://; s/\\$//' | tr ' ' '\n' | grep -v '^$')
 	for dep in $deps; do
 		abs=$(cd "$repo" && realpath "$dep")

@@ -94,8 +94,11 @@ def main():
             ktap_ok += 1
         else:
             ktap_bad += 1
+            why = [l.strip().lstrip("# ") for l in console[max(0, n - 8):n - 1]
+                   if "scenario " in l and ":" in l]
             problems.append(f"{args.console}:{n}: expected KTAP ok, "
-                            f"found: {line.strip()}")
+                            f"found: {line.strip()}"
+                            + (f" ({why[-1]})" if why else ""))
         if name == SUITE:
             suite_seen = True
     if not suite_seen:
