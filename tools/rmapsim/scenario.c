@@ -279,18 +279,26 @@ static int parse_op(const char *path, unsigned long line, char **word,
 
 static int parse_stream(FILE *f, struct scenario *sc)
 {
-	char line[LINE_MAX_BYTES + 2], *word[MAX_WORDS];
+	char *line = NULL, *word[MAX_WORDS];
 	unsigned long lineno = 0, header_line = 0;
 	struct rsim_op op;
-	int nr;
+	size_t line_cap = 0;
+	ssize_t len;
+	int nr, err = -1;
 
-	while (fgets(line, sizeof(line), f)) {
+	while ((len = getline(&line, &line_cap, f)) >= 0) {
 		lineno++;
-		if (!strchr(line, '\n') && !feof(f)) {
+		if (len > LINE_MAX_BYTES + 1) {
 			report(sc->path, lineno,
 			       "expected a line of at most %d bytes",
 			       LINE_MAX_BYTES);
-			return -1;
+			goto out;
+		}
+		if (strlen(line) != (size_t)len) {
+			report(sc->path, lineno,
+			       "expected text, got a NUL byte in column %zu",
+			       strlen(line) + 1);
+			goto out;
 		}
 		nr = split_words(line, word, MAX_WORDS);
 		if (nr > MAX_WORDS)
@@ -302,19 +310,19 @@ static int parse_stream(FILE *f, struct scenario *sc)
 				report(sc->path, lineno,
 				       "expected one 'scenario' line, the first is line %lu",
 				       header_line);
-				return -1;
+				goto out;
 			}
 			if (nr < 2 || !valid_name(word[1])) {
 				report(sc->path, lineno,
 				       "expected a scenario name (letters, digits, '.', '_', '+', '-') after 'scenario', got '%s'",
 				       nr < 2 ? "" : word[1]);
-				return -1;
+				goto out;
 			}
 			if (nr > 2) {
 				report(sc->path, lineno,
 				       "expected end of line after 'scenario %s', got '%s'",
 				       word[1], word[2]);
-				return -1;
+				goto out;
 			}
 			header_line = lineno;
 			sc->name = strdup(word[1]);
@@ -326,26 +334,29 @@ static int parse_stream(FILE *f, struct scenario *sc)
 			report(sc->path, lineno,
 			       "expected 'scenario NAME' before the first op, got '%s'",
 			       word[0]);
-			return -1;
+			goto out;
 		}
 		if (parse_op(sc->path, lineno, word, nr, &op))
-			return -1;
+			goto out;
 		if (scenario_push(sc, &op, lineno))
 			goto nomem;
 	}
 	if (ferror(f)) {
 		fprintf(stderr, "%s: read error\n", sc->path);
-		return -1;
+		goto out;
 	}
 	if (!header_line) {
 		report(sc->path, lineno + 1,
 		       "expected 'scenario NAME', got end of file");
-		return -1;
+		goto out;
 	}
-	return 0;
+	err = 0;
+	goto out;
 nomem:
 	fprintf(stderr, "%s: out of memory\n", sc->path);
-	return -1;
+out:
+	free(line);
+	return err;
 }
 
 /* ---- semantics -------------------------------------------------------- */
