@@ -38,10 +38,12 @@ esac
 	exit 2
 }
 
-# Sources of a harness besides its own file: sources.txt lists them.
+# Sources of a harness besides its own file, and extra link flags:
+# sources.txt lists them.
 lib_sources() {
 	sed -n "s/^$harness: //p" "$fuzz/sources.txt" | tr ' ' '\n' |
 		sed "s|^|$src/|"
+	sed -n "s/^$harness.ldflags: //p" "$fuzz/sources.txt"
 }
 
 cflags="-g -O1 -DCONFIG_PRIO_TREE_DEBUG=1 -fno-strict-aliasing

@@ -20,11 +20,21 @@
  * files and vmas (pids 1..5, files 1..3, pages below 64); one selector in
  * 32 instead takes an edge value (0, the largest address, ULONG_MAX...)
  * that the simulation must refuse or handle.
+ *
+ * Out of memory: a thirteenth simulation (the "victim", its schemes
+ * chosen by the input) runs the same ops, and an opcode byte of 0xf0 or
+ * more arms an allocation failure in it alone (malloc and calloc are
+ * wrapped at link time, -Wl,--wrap).  Until it fails it must agree like
+ * the others.  On the op that fails it returns -ENOMEM; from then on it
+ * is only held to its own promises: unless it marked itself broken its
+ * state must still match ground truth, once broken every op returns
+ * -ENOMEM, and rsim_destroy() frees everything (LeakSanitizer, valgrind).
  */
 #include <stdint.h>
 #include <string.h>
 
 #include "rmap/rsim.h"
+#include "rmap/rsim_internal.h"
 
 #include "fuzz_input.h"
 
@@ -32,6 +42,42 @@
 #define MAX_OPS		160
 #define FILES		3
 #define PIDS		5
+
+/*
+ * Allocation failure injection, for the victim's ops only: the wrappers
+ * pass everything through unless alloc_armed, and then fail the
+ * alloc_countdown-th allocation.
+ */
+static bool alloc_armed, alloc_failed;
+static unsigned int alloc_countdown;
+
+void *__real_malloc(size_t size);
+void *__real_calloc(size_t n, size_t size);
+void *__wrap_malloc(size_t size);
+void *__wrap_calloc(size_t n, size_t size);
+
+static bool alloc_should_fail(void)
+{
+	if (!alloc_armed || !alloc_countdown || --alloc_countdown)
+		return false;
+	alloc_failed = true;
+	return true;
+}
+
+void *__wrap_malloc(size_t size)
+{
+	return alloc_should_fail() ? NULL : __real_malloc(size);
+}
+
+void *__wrap_calloc(size_t n, size_t size)
+{
+	return alloc_should_fail() ? NULL : __real_calloc(n, size);
+}
+
+struct victim {
+	struct rsim	*sim;
+	bool		in_step;	/* no allocation has failed yet */
+};
 
 static const unsigned long edge_values[] = {
 	0,
@@ -82,8 +128,48 @@ static const char *combo_name(int i)
 	return name;
 }
 
+/*
+ * The victim's turn: the same op, with the armed allocation failure (if
+ * any) falling into it.
+ */
+static void apply_victim(struct victim *v, struct rsim **sim,
+			 const struct rsim_op *op, const char *text, int rc0)
+{
+	struct rsim_report report;
+	bool was_broken = v->sim->broken;
+	int rc;
+
+	alloc_failed = false;
+	alloc_armed = true;
+	rc = rsim_apply(v->sim, op);
+	alloc_armed = false;
+
+	if (was_broken) {
+		FUZZ_EXPECT(rc == -ENOMEM, "'%s' on a broken simulation: %d",
+			    text, rc);
+		return;
+	}
+	if (alloc_failed && rc == -ENOMEM)
+		v->in_step = false;
+	if (!v->in_step) {
+		FUZZ_EXPECT(v->sim->broken ||
+			    rsim_verify(v->sim, &report) == 0,
+			    "'%s' after an allocation failure: %s", text,
+			    report.msg);
+		return;
+	}
+	FUZZ_EXPECT(rc == rc0, "'%s' returned %d in the victim, %d under %s",
+		    text, rc, rc0, combo_name(0));
+	FUZZ_EXPECT(!v->sim->broken, "'%s': broken without -ENOMEM", text);
+	FUZZ_EXPECT(rsim_verify(v->sim, &report) == 0, "'%s' in the victim: %s",
+		    text, report.msg);
+	FUZZ_EXPECT(rsim_digest(v->sim) == rsim_digest(sim[0]),
+		    "'%s': victim digest differs", text);
+}
+
 /* Run @op everywhere and demand agreement with sim[0] and ground truth. */
-static void apply_everywhere(struct rsim **sim, const struct rsim_op *op)
+static void apply_everywhere(struct rsim **sim, struct victim *v,
+			     const struct rsim_op *op)
 {
 	const struct rsim_walk_result *walk0, *walk;
 	struct rsim_report report;
@@ -97,6 +183,8 @@ static void apply_everywhere(struct rsim **sim, const struct rsim_op *op)
 			rc0 = rc;
 		FUZZ_EXPECT(rc == rc0, "'%s' returned %d under %s, %d under %s",
 			    text, rc, combo_name(i), rc0, combo_name(0));
+		if (!i)
+			apply_victim(v, sim, op, text, rc0);
 		FUZZ_EXPECT(rc == 0 || rc == -ENOMEM || (rc < 0 && rc > -4096),
 			    "'%s' returned %d, no errno", text, rc);
 		FUZZ_EXPECT(rsim_verify(sim[i], &report) == 0,
@@ -123,38 +211,52 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	const struct rsim_op_desc *desc;
 	struct rsim *sim[NR_COMBOS];
+	struct victim victim = { .in_step = true };
 	struct fuzz_input in;
 	struct rsim_op op;
 	unsigned int ops, i;
+	uint8_t code;
 
 	fuzz_input_init(&in, data, size);
+	alloc_countdown = 0;
 	for (i = 0; i < NR_COMBOS; i++) {
 		sim[i] = rsim_create(i / RSIM_NR_ANON_SCHEMES,
 				     i % RSIM_NR_ANON_SCHEMES);
 		FUZZ_EXPECT(sim[i], "a simulation for %s", combo_name(i));
 	}
+	i = fuzz_below(&in, NR_COMBOS);
+	victim.sim = rsim_create(i / RSIM_NR_ANON_SCHEMES,
+				 i % RSIM_NR_ANON_SCHEMES);
+	FUZZ_EXPECT(victim.sim, "a victim simulation for %s", combo_name(i));
 
 	/* the files, and process 1, exist from the start */
 	for (i = 1; i <= FILES; i++) {
 		op = (struct rsim_op){ RSIM_OP_FILE_CREATE,
 				       { i, fuzz_u8(&in) % 48 } };
-		apply_everywhere(sim, &op);
+		apply_everywhere(sim, &victim, &op);
 	}
 	op = (struct rsim_op){ RSIM_OP_EXEC, { 1 } };
-	apply_everywhere(sim, &op);
+	apply_everywhere(sim, &victim, &op);
 
 	for (ops = 0; ops < MAX_OPS && fuzz_more(&in); ops++) {
+		code = fuzz_u8(&in);
+		if (code >= 0xf0) {
+			/* the n-th allocation of the victim from now fails */
+			alloc_countdown = 1 + fuzz_below(&in, 24);
+			continue;
+		}
 		memset(&op, 0, sizeof(op));
-		op.kind = fuzz_below(&in, RSIM_NR_OPS);
+		op.kind = code % RSIM_NR_OPS;
 		desc = rsim_op_desc(op.kind);
 		FUZZ_EXPECT(desc && desc->nr_args <= RSIM_OP_MAX_ARGS,
 			    "a description of op kind %d", op.kind);
 		for (i = 0; i < desc->nr_args; i++)
 			op.args[i] = decode_arg(&in, desc->arg_names[i]);
-		apply_everywhere(sim, &op);
+		apply_everywhere(sim, &victim, &op);
 	}
 
 	for (i = 0; i < NR_COMBOS; i++)
 		rsim_destroy(sim[i]);
+	rsim_destroy(victim.sim);
 	return 0;
 }
