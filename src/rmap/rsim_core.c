@@ -826,15 +826,8 @@ static int rsim_op_file_create(struct rsim *sim, unsigned long id,
 	file = kzalloc(sizeof(*file), GFP_KERNEL);
 	if (!file)
 		return -ENOMEM;
-	file->cache = kcalloc(npages ? npages : 1, sizeof(*file->cache),
-			      GFP_KERNEL);
-	if (!file->cache) {
-		kfree(file);
-		return -ENOMEM;
-	}
 	file->id = id;
 	file->size = npages;
-	file->nr_slots = npages ? npages : 1;
 	INIT_RAW_PRIO_TREE_ROOT(&file->i_mmap);
 	INIT_RAW_PRIO_TREE_ROOT(&file->i_mmap_shared);
 	INIT_LIST_HEAD(&file->i_mmap_list);
@@ -1270,12 +1263,39 @@ static struct rsim_page *rsim_new_anon_page(struct rsim *sim,
 	return page;
 }
 
+/*
+ * Make the page cache array cover @pgoff (< file->size).  It grows by
+ * doubling, up to the file size, so a large sparse file costs only what
+ * was faulted in.  0 or -ENOMEM.
+ */
+static int rsim_file_cache_cover(struct rsim_file *file, unsigned long pgoff)
+{
+	unsigned long nr = max(16UL, 2 * file->nr_slots), i;
+	struct rsim_page **cache;
+
+	if (pgoff < file->nr_slots)
+		return 0;
+	nr = min(max(nr, pgoff + 1), file->size);
+	cache = kcalloc(nr, sizeof(*cache), GFP_KERNEL);
+	if (!cache)
+		return -ENOMEM;
+	for (i = 0; i < file->nr_slots; i++)
+		cache[i] = file->cache[i];
+	kfree(file->cache);
+	file->cache = cache;
+	file->nr_slots = nr;
+	return 0;
+}
+
 static struct rsim_page *rsim_file_get_page(struct rsim *sim,
 					    struct rsim_file *file,
 					    unsigned long pgoff)
 {
-	struct rsim_page *page = file->cache[pgoff];
+	struct rsim_page *page;
 
+	if (rsim_file_cache_cover(file, pgoff))
+		return NULL;
+	page = file->cache[pgoff];
 	if (page)
 		return page;
 	page = rsim_page_alloc(sim);
@@ -1372,7 +1392,7 @@ static int rsim_op_truncate(struct rsim *sim, unsigned long id,
 			    unsigned long npages)
 {
 	struct rsim_file *file = rsim_file_find(sim, id);
-	struct rsim_page **cache, *page;
+	struct rsim_page *page;
 	unsigned long i;
 
 	if (!file)
@@ -1381,22 +1401,12 @@ static int rsim_op_truncate(struct rsim *sim, unsigned long id,
 		return -EINVAL;
 	sim->op_cost = &sim->cost.truncate;
 	sim->cost.truncate.calls++;
-	if (npages > file->nr_slots) {
-		cache = kcalloc(npages, sizeof(*cache), GFP_KERNEL);
-		if (!cache)
-			return -ENOMEM;
-		for (i = 0; i < file->nr_slots; i++)
-			cache[i] = file->cache[i];
-		kfree(file->cache);
-		file->cache = cache;
-		file->nr_slots = npages;
-	}
 	if (npages < file->size) {
 		sim->cost.truncate.rmap_updates +=
 			rsim_file_for_each_vma(sim, file, npages,
 					       file->size - 1,
 					       rsim_truncate_vma);
-		for (i = npages; i < file->size; i++) {
+		for (i = npages; i < min(file->size, file->nr_slots); i++) {
 			page = file->cache[i];
 			if (!page)
 				continue;
@@ -1433,7 +1443,7 @@ static int rsim_op_page(struct rsim *sim, const struct rsim_op *op)
 		file = rsim_file_find(sim, op->args[0]);
 		if (!file)
 			return -EBADF;
-		if (op->args[1] < file->size)
+		if (op->args[1] < min(file->size, file->nr_slots))
 			page = file->cache[op->args[1]];
 	} else {
 		mm = rsim_mm_find(sim, op->args[0]);

@@ -111,7 +111,8 @@ struct rsim_page {
 struct rsim_file {
 	unsigned long		id;
 	unsigned long		size;		/* pages */
-	struct rsim_page	**cache;	/* page cache, @nr_slots long */
+	struct rsim_page	**cache;	/* page cache, @nr_slots long,
+						 * grown on demand */
 	unsigned long		nr_slots;
 	/* objrmap: private (i_mmap) and shared (i_mmap_shared) vmas */
 	struct prio_tree_root	i_mmap;
