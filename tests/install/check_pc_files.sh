@@ -10,7 +10,8 @@
 #   - libpriotree-kcompat: Requires libpriotree, adds exactly
 #     -I${includedir}/priotree/kcompat and -fno-strict-aliasing, and that
 #     directory holds linux/prio_tree.h, mm.h, list.h, vma_prio_tree.h and
-#     kernel.h; every installed compat header compiles on its own;
+#     kernel.h; every installed compat header compiles on its own and
+#     beside the usual system headers, in either order;
 #   - <priotree.h> is plain C: it compiles as C99 with -pedantic, and as
 #     C++ when a C++ compiler is there;
 #   - the shared library's SONAME follows the major version, and it
@@ -103,6 +104,32 @@ for h in "$kcompat_dir"/*.h; do
 	printf '#include <linux/%s>\n' "${h##*/}" |
 		$CC -x c -fsyntax-only -Wall -Wextra -Werror $kcompat_flags - ||
 		fail $LINENO "<linux/${h##*/}> to compile on its own with libpriotree-kcompat"
+done
+
+# a kcompat program still includes the usual system headers, before or
+# after the compat ones (only <linux/kernel.h> exists in both worlds)
+system_headers='#include <sys/sysinfo.h>
+#include <sys/param.h>
+#include <sys/mman.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <pthread.h>
+#include <signal.h>'
+compat_headers='#include <linux/mm.h>
+#include <linux/list.h>
+#include <linux/prio_tree.h>'
+for order in compat-first system-first; do
+	if [ $order = compat-first ]; then
+		printf '%s\n%s\n' "$compat_headers" "$system_headers"
+	else
+		printf '%s\n%s\n' "$system_headers" "$compat_headers"
+	fi >"$pt_tmp/$order.c"
+	# shellcheck disable=SC2086
+	$CC -fsyntax-only -Wall -Wextra -Werror $kcompat_flags \
+		"$pt_tmp/$order.c" ||
+		fail $LINENO "compat and system headers to mix ($order) with libpriotree-kcompat"
 done
 
 # <priotree.h> is plain C, and C++-safe
