@@ -5,7 +5,8 @@
 # consumer project from tests/subproject/meson.build and the consumer
 # sources of tests/install/, link the source tree in as
 # subprojects/libpriotree, then configure (with the fallback forced, so no
-# installed libpriotree can stand in), build and run its tests.
+# installed libpriotree can stand in), check that the plain dependency
+# reaches no linux/ directory, build and run its tests.
 #
 # usage: run_subproject.sh MESON SOURCE_ROOT SUBPROJECT_DIR CONSUMER_DIR
 
@@ -53,6 +54,22 @@ if ! "$meson" setup "$scratch/build" "$project" \
 fi
 grep -q "Executing subproject libpriotree" "$log" ||
 	fail $LINENO "meson to configure subprojects/libpriotree, log: $(cat "$log")"
+# The plain dependency must not reach a linux/ directory, as the installed
+# libpriotree.pc does not: a consumer's <linux/...> is the system's.
+linux_dirs=$(python3 - "$scratch/build/compile_commands.json" <<'PY'
+import json, os, shlex, sys
+for unit in json.load(open(sys.argv[1])):
+    if not unit['file'].endswith(('plain_consumer.c', 'uapi_consumer.c')):
+        continue
+    for arg in shlex.split(unit['command']):
+        path = os.path.join(unit['directory'], arg[2:])
+        if arg.startswith('-I') and os.path.isdir(os.path.join(path, 'linux')):
+            print(os.path.normpath(path))
+PY
+) || fail $LINENO "compile_commands.json to list the consumers' flags"
+[ -z "$linux_dirs" ] ||
+	fail $LINENO "no linux/ directory on the include path of libpriotree's subproject dependency, got: $linux_dirs"
+
 # Only the consumers and what they link: a subproject's other targets
 # (its tools) are no business of the consumer's.
 "$meson" compile -C "$scratch/build" plain_consumer uapi_consumer \
