@@ -10,15 +10,24 @@
  * vma_shared_empty, __vma_prio_tree_insert/remove/add, __vma_modify and
  * __vma_prio_tree_first/next.  No checker, no lookup, no knowledge of how
  * the tree is laid out: its only oracle is its own table of which vma maps
- * which file pages, against which it checks every query.
+ * which file pages, against which it checks every query, plus one promise
+ * of the seed's design: vmas of an identical range share a tree node (the
+ * vm_set list), so a query reports them in one run.
  *
  * It plays an address_space's i_mmap tree: mmap (insert), fork
  * (__vma_prio_tree_add beside the parent's vma), munmap (remove), mremap
  * and vma merges (__vma_modify), and truncate-like lookups (queries).  It
- * runs in rounds; each round draws its ranges from one shape (tiny, wide,
- * anywhere, ending at ULONG_MAX, or a handful of ranges shared by many
- * vmas), mixes in rare ever wider offsets once the tree is full so that
- * index_bits has to grow under it, and ends by unmapping everything.
+ * runs in rounds; each round draws its ranges from one shape (tiny, small,
+ * anywhere, ending at ULONG_MAX, many lengths behind two starts, or a
+ * handful of ranges shared by many vmas), mixes in rare ever wider offsets
+ * once the tree is full so that index_bits has to grow under it, and ends
+ * by unmapping everything.
+ *
+ * Each of the three defects of the posted patch (size bits after
+ * index_bits growth, the query's climb out of the size levels, and the
+ * maxindex table filled only by prio_tree_init()), put back into the
+ * library, makes this program fail well within a default run (by op
+ * 234000 at the latest with seeds 1, 7 and 8).
  *
  * The only thing it reads beyond the API is root.index_bits, a field of
  * the seed's struct prio_tree_root, to prove that the run did cover
