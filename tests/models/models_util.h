@@ -221,12 +221,17 @@ static inline void random_op(struct test_rng *r, struct rsim_op *op,
 	}
 }
 
-/* The start of every random scenario: the files and process 1. */
+/*
+ * The start of every random scenario: the files and process 1; half the
+ * scenarios also start with anonymous pages shared by a fork, so that
+ * mremap, reclaim and walks meet COW-shared pages (anonmm's early COW
+ * copies and their walks) often.
+ */
 static inline int random_prologue(struct combos *c, struct test_rng *r,
 				  char *why, size_t len)
 {
 	struct rsim_op op = { RSIM_OP_FILE_CREATE, { 0 } };
-	unsigned long f;
+	unsigned long f, vpn, base;
 
 	for (f = 1; f <= RAND_FILES; f++) {
 		op.args[0] = f;
@@ -235,6 +240,21 @@ static inline int random_prologue(struct combos *c, struct test_rng *r,
 			return -1;
 	}
 	op = (struct rsim_op){ RSIM_OP_EXEC, { 1 } };
+	if (combos_apply(c, &op, 0, why, len))
+		return -1;
+	if (rng_below(r, 2))
+		return 0;
+	base = rng_below(r, RAND_ADDRS - 8);
+	op = (struct rsim_op){ RSIM_OP_MMAP_ANON,
+			       { 1, base, 8, RSIM_PROT_READ | RSIM_PROT_WRITE } };
+	if (combos_apply(c, &op, 0, why, len))
+		return -1;
+	for (vpn = base; vpn < base + 8; vpn += 2) {
+		op = (struct rsim_op){ RSIM_OP_FAULT_WRITE, { 1, vpn } };
+		if (combos_apply(c, &op, 0, why, len))
+			return -1;
+	}
+	op = (struct rsim_op){ RSIM_OP_FORK, { 1, 2 } };
 	return combos_apply(c, &op, 0, why, len) ? -1 : 0;
 }
 
