@@ -599,6 +599,42 @@ static void test_deep_chain(void **state)
 	tpool_free(&p);
 }
 
+/* The initialiser macros and prio_tree_entry() of <linux/prio_tree.h>. */
+struct owner {
+	int before;
+	struct prio_tree_node node;
+};
+
+static void test_macros(void **state)
+{
+	static PRIO_TREE_NODE(static_node);
+	struct prio_tree_root generic = PRIO_TREE_ROOT_INIT;
+	struct prio_tree_root raw = RAW_PRIO_TREE_ROOT_INIT;
+	struct prio_tree_root assigned = PRIO_TREE_ROOT;
+	struct prio_tree_iter iter = PRIO_TREE_ITER;
+	struct owner owner;
+
+	(void)state;
+	assert_true(prio_tree_root(&static_node));
+	assert_true(prio_tree_left_empty(&static_node));
+	assert_true(prio_tree_right_empty(&static_node));
+	assert_true(prio_tree_empty(&generic) && generic.index_bits == 1 &&
+		    !generic.raw);
+	assert_true(prio_tree_empty(&raw) && raw.index_bits == 1 && raw.raw);
+	assert_true(prio_tree_empty(&assigned) && !assigned.raw);
+	assert_null(iter.cur);
+	assert_ptr_equal(prio_tree_entry(&owner.node, struct owner, node),
+			 &owner);
+	/* a node made by the macro goes into a tree like any other */
+	static_node.start = 2;
+	static_node.last = 3;
+	assert_ptr_equal(prio_tree_insert(&generic, &static_node),
+			 &static_node);
+	assert_tree_valid(&generic, "insert");
+	prio_tree_remove(&generic, &static_node);
+	assert_true(prio_tree_empty(&generic));
+}
+
 /* ---- the checker catches corruption ----------------------------------- */
 
 /*
@@ -775,6 +811,7 @@ int main(int argc, char **argv)
 		BOTH(test_growth_repeated),
 		BOTH(test_no_init_needed),
 		ONE(test_maxindex),
+		ONE(test_macros),
 		ONE(test_deep_chain),
 		ONE(test_check_heap_order),
 		ONE(test_check_radix_placement),
