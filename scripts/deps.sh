@@ -4,7 +4,7 @@
 set -euo pipefail
 
 packages=(
-	meson ninja-build pkg-config gcc libcmocka-dev libbsd-dev valgrind
+	meson ninja-build pkg-config gcc libc6-dev libcmocka-dev libbsd-dev valgrind
 	patch gcovr
 	clang llvm afl++
 	linux-source-6.1 qemu-system-x86 busybox-static
