@@ -31,9 +31,16 @@ static u64 rsim_mix64(u64 x)
 	return x;
 }
 
-/*
- * The hash of one (pid, vpn) mapping.  Walk results are summed, so the
- * digest of a set does not depend on the order a scheme finds it in.
+/**
+ * rsim_mapping_hash - the hash of one (pid, vpn) mapping
+ * @pid: the process
+ * @vpn: the virtual page
+ *
+ * Walk results are summed, so the hash of a set does not depend on the
+ * order a scheme finds its members in.  O(1).
+ *
+ * Example:
+ *	walk->hash += rsim_mapping_hash(mm->pid, vpn);
  */
 u64 rsim_mapping_hash(unsigned long pid, unsigned long vpn)
 {

@@ -197,7 +197,16 @@ void rsim_pte_chain_walk(struct rsim_walk *walk)
 	}
 }
 
-/* BUG()s unless an unmapped page has no chain left. */
+/**
+ * rsim_pte_chain_check_empty - BUG() unless @page has no chain left
+ * @page: a page whose mapcount dropped to 0, about to be freed
+ *
+ * O(1).  A chain left behind would be leaked memory and a stale walk.
+ *
+ * Example:
+ *	rsim_pte_chain_check_empty(page);
+ *	kfree(page);
+ */
 void rsim_pte_chain_check_empty(struct rsim_page *page)
 {
 	BUG_ON(page->flags & RSIM_PG_DIRECT);

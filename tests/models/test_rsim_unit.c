@@ -180,6 +180,59 @@ static void test_reclaim(void **state)
 	assert_int_equal(cost_of(c, 0, 0)->pages, 1);
 }
 
+/*
+ * truncate finds the vmas through i_mmap: the list reads every vma of
+ * the file, the prio tree only those that map beyond the new EOF.
+ */
+static void test_truncate_query_cost(void **state)
+{
+	struct combos *c = *state;
+	unsigned long i;
+
+	apply_ok(c, OP(FILE_CREATE, 1, 64));
+	apply_ok(c, OP(EXEC, 1));
+	for (i = 0; i < 32; i++)
+		apply_ok(c, OP(MMAP_SHARED, 1, 100 + 2 * i, 1, RO, 1, i));
+	apply_ok(c, OP(FAULT_READ, 1, 100 + 2 * 31));
+	apply_ok(c, OP(TRUNCATE, 1, 30));
+	assert_int_equal(cost_of(c, RSIM_FILE_LIST, 0)->truncate.rmap_updates,
+			 32);
+	/* pte_chain also drops the zapped pte's chain entry */
+	assert_int_equal(
+		cost_of(c, RSIM_FILE_PTE_CHAIN, 0)->truncate.rmap_updates, 33);
+	assert_int_equal(cost_of(c, RSIM_FILE_PRIO, 0)->truncate.rmap_updates,
+			 2);
+	assert_int_equal(cost_of(c, 0, 0)->ptes_mapped, 0);
+}
+
+/* mremap moves ptes: pte_chain rewrites one chain entry per pte. */
+static void test_mremap_move_file(void **state)
+{
+	struct combos *c = *state;
+	unsigned long vpn;
+
+	apply_ok(c, OP(FILE_CREATE, 1, 8));
+	apply_ok(c, OP(EXEC, 1));
+	apply_ok(c, OP(MMAP_SHARED, 1, 0, 8, RW, 1, 0));
+	for (vpn = 0; vpn < 8; vpn++)
+		apply_ok(c, OP(FAULT_READ, 1, vpn));
+	apply_ok(c, OP(FORK, 1, 2));
+	apply_ok(c, OP(MREMAP_MOVE, 1, 0, 8, 8, 40));
+	apply_ok(c, OP(WALK_FILE, 1, 3));
+	assert_int_equal(rsim_last_walk(c->sim[0])->nr, 2);
+	assert_int_equal(cost_of(c, 0, 0)->mremap.ptes, 8);
+	assert_int_equal(
+		cost_of(c, RSIM_FILE_PTE_CHAIN, RSIM_ANON_VMA)->
+		mremap.rmap_updates, 1 + 2 * 8);
+	assert_int_equal(
+		cost_of(c, RSIM_FILE_PRIO, RSIM_ANON_VMA)->mremap.rmap_updates,
+		1);
+	/* exec throws the old mm away: only the child's mappings stay */
+	apply_ok(c, OP(EXEC, 1));
+	apply_ok(c, OP(WALK_FILE, 1, 3));
+	assert_int_equal(rsim_last_walk(c->sim[0])->nr, 1);
+}
+
 /* ---- vma operations ---------------------------------------------------- */
 
 static void test_munmap_partial(void **state)
@@ -474,6 +527,10 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_truncate, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(test_reclaim, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(test_truncate_query_cost,
+						setup, teardown),
+		cmocka_unit_test_setup_teardown(test_mremap_move_file, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(test_munmap_partial, setup,
 						teardown),
