@@ -29,6 +29,11 @@
  * is only held to its own promises: unless it marked itself broken its
  * state must still match ground truth, once broken every op returns
  * -ENOMEM, and rsim_destroy() frees everything (LeakSanitizer, valgrind).
+ *
+ * The ground truth check must be able to fail: an opcode byte in
+ * 0xe8..0xef breaks one simulation's bookkeeping on purpose (a mapcount,
+ * the vma count, the address index), demands that rsim_verify() reports
+ * it, and repairs it.
  */
 #include <stdint.h>
 #include <string.h>
@@ -222,6 +227,59 @@ static void apply_everywhere(struct rsim **sim, struct victim *v,
 	}
 }
 
+/* Break one thing in one simulation, see rsim_verify() catch it, repair. */
+static void corrupt_one(struct fuzz_input *in, struct rsim **sim)
+{
+	int i = fuzz_below(in, NR_COMBOS);
+	struct rsim *victim = sim[i];
+	struct rsim_report report;
+	struct rsim_page *page;
+	struct rsim_mm *mm;
+	unsigned short bits;
+	const char *what;
+
+	switch (fuzz_below(in, 3)) {
+	case 0:
+		if (list_empty(&victim->pages))
+			return;
+		page = list_first_entry(&victim->pages, struct rsim_page, lru);
+		page->mapcount++;
+		what = "a wrong mapcount";
+		FUZZ_EXPECT(rsim_verify(victim, &report) == -EUCLEAN,
+			    "rsim_verify() under %s to catch %s",
+			    combo_name(i), what);
+		page->mapcount--;
+		break;
+	case 1:
+		if (list_empty(&victim->mms))
+			return;
+		mm = list_first_entry(&victim->mms, struct rsim_mm, all);
+		mm->nr_vmas++;
+		what = "a wrong vma count";
+		FUZZ_EXPECT(rsim_verify(victim, &report) == -EUCLEAN,
+			    "rsim_verify() under %s to catch %s",
+			    combo_name(i), what);
+		mm->nr_vmas--;
+		break;
+	default:
+		if (list_empty(&victim->mms))
+			return;
+		mm = list_first_entry(&victim->mms, struct rsim_mm, all);
+		bits = mm->addr_index.index_bits;
+		mm->addr_index.index_bits = 0;
+		what = "a broken address index";
+		FUZZ_EXPECT(rsim_verify(victim, &report) == -EUCLEAN,
+			    "rsim_verify() under %s to catch %s",
+			    combo_name(i), what);
+		mm->addr_index.index_bits = bits;
+		break;
+	}
+	FUZZ_EXPECT(report.msg[0], "a message for %s", what);
+	FUZZ_EXPECT(rsim_verify(victim, &report) == 0,
+		    "the repaired simulation under %s: %s", combo_name(i),
+		    report.msg);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	const struct rsim_op_desc *desc;
@@ -258,6 +316,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		if (code >= 0xf0) {
 			/* the n-th allocation of the victim from now fails */
 			alloc_countdown = 1 + fuzz_below(&in, 24);
+			continue;
+		}
+		if (code >= 0xe8) {
+			corrupt_one(&in, sim);
 			continue;
 		}
 		memset(&op, 0, sizeof(op));
