@@ -114,9 +114,9 @@ int rsim_anon_scheme_parse(const char *name);
  *	exit (the process stays), otherwise the process is created.  Under
  *	anonmm the new mm starts a new bundle.
  * RSIM_OP_FORK          parent, child
- *	child gets a copy of parent's mm: shared file vmas share the pages,
+ *	The child gets a copy of the parent's mm: shared file vmas share the pages,
  *	private and anonymous ptes become copy-on-write in both.  -EEXIST if
- *	child exists.
+ *	the child exists.
  * RSIM_OP_EXIT          pid
  *	Unmaps everything and removes the process.
  * RSIM_OP_MMAP_SHARED   pid, addr, npages, prot, file, pgoff

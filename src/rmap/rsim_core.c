@@ -18,7 +18,7 @@
 
 #include "rsim_internal.h"
 
-/* ---- hashing --------------------------------------------------------- */
+/* ---- hashing ------------------------------------------------------------- */
 
 static u64 rsim_mix64(u64 x)
 {
@@ -58,7 +58,7 @@ static unsigned int rsim_bucket(unsigned long id)
 	return rsim_mix64(id) & (RSIM_HASH_BUCKETS - 1);
 }
 
-/* ---- names ----------------------------------------------------------- */
+/* ---- names --------------------------------------------------------------- */
 
 static const char *const rsim_file_names[RSIM_NR_FILE_SCHEMES] = {
 	[RSIM_FILE_PTE_CHAIN]	= "pte_chain",
@@ -215,7 +215,7 @@ int rsim_op_parse(const char *name)
 	return -EINVAL;
 }
 
-/* ---- lookup ------------------------------------------------------------ */
+/* ---- lookup -------------------------------------------------------------- */
 
 static struct rsim_mm *rsim_mm_find(struct rsim *sim, unsigned long pid)
 {
@@ -237,7 +237,7 @@ static struct rsim_file *rsim_file_find(struct rsim *sim, unsigned long id)
 	return NULL;
 }
 
-/* ---- page tables ----------------------------------------------------- */
+/* ---- page tables --------------------------------------------------------- */
 
 #define RSIM_PMD_SPAN	(RSIM_PT_ENTRIES * RSIM_PT_ENTRIES)
 
@@ -343,7 +343,7 @@ static void rsim_free_page_tables(struct rsim_mm *mm)
 	}
 }
 
-/* ---- pages and their rmap -------------------------------------------- */
+/* ---- pages and their rmap ------------------------------------------------ */
 
 static struct rsim_page *rsim_page_alloc(struct rsim *sim)
 {
@@ -433,7 +433,7 @@ static void rsim_page_written(struct rsim_page *page)
 	list_del_init(&page->twins);
 }
 
-/* ---- rmap walks -------------------------------------------------------- */
+/* ---- rmap walks ---------------------------------------------------------- */
 
 /**
  * rsim_walk_visit - examine the pte of @mm at @vpn for walk->page
@@ -728,7 +728,7 @@ static struct rsim_vma *rsim_vma_try_merge(struct rsim *sim,
 	return v;
 }
 
-/* ---- unmapping ---------------------------------------------------------- */
+/* ---- unmapping ----------------------------------------------------------- */
 
 /* zap_page_range(): clear every pte of @mm in [start, end). */
 static void rsim_zap_range(struct rsim *sim, struct rsim_mm *mm,
@@ -781,7 +781,7 @@ static void rsim_mm_teardown(struct rsim *sim, struct rsim_mm *mm)
 	rsim_free_page_tables(mm);
 }
 
-/* ---- mms ---------------------------------------------------------------- */
+/* ---- mms ----------------------------------------------------------------- */
 
 static struct rsim_mm *rsim_mm_new(struct rsim *sim, unsigned long pid,
 				   struct rsim_mm *parent)
@@ -813,7 +813,7 @@ static void rsim_mm_free(struct rsim *sim, struct rsim_mm *mm)
 	kfree(mm);
 }
 
-/* ---- the ops ------------------------------------------------------------ */
+/* ---- the ops ------------------------------------------------------------- */
 
 static bool rsim_range_ok(unsigned long addr, unsigned long npages)
 {
@@ -1537,7 +1537,7 @@ int rsim_apply(struct rsim *sim, const struct rsim_op *op)
 	}
 }
 
-/* ---- lifecycle and accessors -------------------------------------------- */
+/* ---- lifecycle and accessors --------------------------------------------- */
 
 /**
  * rsim_create - an empty simulation under the given schemes
@@ -1655,7 +1655,7 @@ const struct rsim_walk_result *rsim_last_walk(const struct rsim *sim)
 	return &sim->last_walk;
 }
 
-/* ---- verification --------------------------------------------------------- */
+/* ---- verification -------------------------------------------------------- */
 
 static int rsim_fail(struct rsim_report *report, const char *what,
 		     unsigned long pid, unsigned long vpn)

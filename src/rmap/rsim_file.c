@@ -211,9 +211,7 @@ void rsim_file_walk(struct rsim_walk *walk)
 
 static int rsim_file_range_list(struct rsim *sim, struct list_head *l,
 				unsigned long first, unsigned long last,
-				void (*fn)(struct rsim *sim, struct rsim_vma *v,
-					   unsigned long first,
-					   unsigned long last))
+				rsim_vma_range_fn fn)
 {
 	struct rsim_vma *v;
 	int visited = 0;
@@ -230,9 +228,7 @@ static int rsim_file_range_list(struct rsim *sim, struct list_head *l,
 
 static int rsim_file_range_tree(struct rsim *sim, struct prio_tree_root *root,
 				unsigned long first, unsigned long last,
-				void (*fn)(struct rsim *sim, struct rsim_vma *v,
-					   unsigned long first,
-					   unsigned long last))
+				rsim_vma_range_fn fn)
 {
 	struct prio_tree_iter iter;
 	struct vm_area_struct *vma;
@@ -262,12 +258,11 @@ static int rsim_file_range_tree(struct rsim *sim, struct prio_tree_root *root,
  * Return: the number of vmas visited.
  *
  * Example:
- *	rsim_file_for_each_vma(sim, file, new_size, ULONG_MAX, zap_fn);
+ *	rsim_file_for_each_vma(sim, file, new_size, file->size - 1, zap);
  */
 int rsim_file_for_each_vma(struct rsim *sim, struct rsim_file *file,
 			   unsigned long first, unsigned long last,
-			   void (*fn)(struct rsim *sim, struct rsim_vma *v,
-				      unsigned long first, unsigned long last))
+			   rsim_vma_range_fn fn)
 {
 	int visited;
 

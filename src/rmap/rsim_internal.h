@@ -99,7 +99,7 @@ struct rsim_page {
 	 * written leaves its ring.
 	 */
 	struct list_head	twins;
-	struct list_head	lru;		/* sim->pages, allocation order */
+	struct list_head	lru;		/* sim->pages, by allocation */
 	u64			serial;
 	/* ground truth scratch for rsim_verify() */
 	unsigned long		gt_count;
@@ -111,8 +111,8 @@ struct rsim_page {
 struct rsim_file {
 	unsigned long		id;
 	unsigned long		size;		/* pages */
-	struct rsim_page	**cache;	/* page cache, @nr_slots long,
-						 * grown on demand */
+	/* the page cache: @nr_slots long, grown on demand */
+	struct rsim_page	**cache;
 	unsigned long		nr_slots;
 	/* objrmap: private (i_mmap) and shared (i_mmap_shared) vmas */
 	struct prio_tree_root	i_mmap;
@@ -169,7 +169,7 @@ struct rsim_vma {
 	struct list_head	mm_list;	/* mm->vmas */
 	struct list_head	i_mmap_node;	/* objrmap list scheme */
 	struct rsim_anon_vma	*anon_vma;	/* anon_vma schemes */
-	struct list_head	anon_vma_node;	/* anon_vma: on anon_vma->head */
+	struct list_head	anon_vma_node;	/* anon_vma: on its ->head */
 	struct list_head	avc_list;	/* anon_vma_chain: our avcs */
 };
 
@@ -292,10 +292,12 @@ void rsim_file_modify_vma(struct rsim *sim, struct rsim_vma *v,
 			  unsigned long start, unsigned long end,
 			  unsigned long pgoff);
 void rsim_file_walk(struct rsim_walk *walk);
+/* called for each vma that maps part of file pages [first, last] */
+typedef void (*rsim_vma_range_fn)(struct rsim *sim, struct rsim_vma *v,
+				  unsigned long first, unsigned long last);
 int rsim_file_for_each_vma(struct rsim *sim, struct rsim_file *file,
 			   unsigned long first, unsigned long last,
-			   void (*fn)(struct rsim *sim, struct rsim_vma *v,
-				      unsigned long first, unsigned long last));
+			   rsim_vma_range_fn fn);
 int rsim_file_check(struct rsim *sim, struct rsim_file *file,
 		    struct rsim_report *report);
 

@@ -59,7 +59,8 @@ static inline void combos_create(struct combos *c)
 	for (i = 0; i < NR_COMBOS; i++) {
 		c->sim[i] = rsim_create(combo_file(i), combo_anon(i));
 		if (!c->sim[i]) {
-			fprintf(stderr, "%s:%d: expected a simulation, got NULL\n",
+			fprintf(stderr,
+				"%s:%d: expected a simulation, got NULL\n",
 				__FILE__, __LINE__);
 			exit(1);
 		}
@@ -245,8 +246,8 @@ static inline int random_prologue(struct combos *c, struct test_rng *r,
 	if (rng_below(r, 2))
 		return 0;
 	base = rng_below(r, RAND_ADDRS - 8);
-	op = (struct rsim_op){ RSIM_OP_MMAP_ANON,
-			       { 1, base, 8, RSIM_PROT_READ | RSIM_PROT_WRITE } };
+	op = (struct rsim_op){ RSIM_OP_MMAP_ANON, { 1, base, 8,
+			       RSIM_PROT_READ | RSIM_PROT_WRITE } };
 	if (combos_apply(c, &op, 0, why, len))
 		return -1;
 	for (vpn = base; vpn < base + 8; vpn += 2) {

@@ -122,7 +122,7 @@ static int failures;
 #define claim(cond, ...)						\
 do {									\
 	if (!(cond)) {							\
-		fprintf(stderr, "%s:%d: expected ", __FILE__, __LINE__);	\
+		fprintf(stderr, "%s:%d: expected ", __FILE__, __LINE__); \
 		fprintf(stderr, __VA_ARGS__);				\
 		fputc('\n', stderr);					\
 		failures++;						\

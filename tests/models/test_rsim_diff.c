@@ -59,8 +59,9 @@ int main(int argc, char **argv)
 			goto fail;
 		for (i = 0; i < ops; i++) {
 			/*
-			 * Most ops have their arguments drawn until they apply on the first
-			 * simulation (a refused op changes nothing there);
+			 * Most ops have their arguments drawn until they
+			 * apply on the first simulation (a refused op
+			 * changes nothing there);
 			 * one in ten is kept whatever it meets, to check
 			 * that refusals agree too.
 			 */
