@@ -181,7 +181,7 @@ static void claim_b(struct op_buf *b, int small)
 	unsigned int i;
 
 	printf("B: rmap-test (growing pages per mapping): rmap metadata peak\n");
-	printf("   %6s %12s %14s %16s %8s\n", "pages", "mapped ptes",
+	printf("   %6s %12s %14s %16s %8s\n", "pages", "ptes (n*s*t)",
 	       "pte_chain B", "prio+anon_vma B", "ratio");
 	for (i = 0; i < ARRAY_SIZE(sizes); i++) {
 		rsim_gen_defaults(&p, RSIM_GEN_RMAP_TEST);
