@@ -51,18 +51,18 @@
 
 enum fuzz_op {
 	OP_NODE_INSERT,		/* slot, interval */
-	OP_NODE_INSERT_TWIN,	/* slot, slot: insert a copy of a node's key */
+	OP_NODE_INSERT_TWIN,	/* slot, slot: a copy of a node's key */
 	OP_NODE_REMOVE,		/* slot */
 	OP_NODE_REPLACE,	/* slot, slot */
 	OP_NODE_LOOKUP,		/* mode, interval or slot */
 	OP_NODE_QUERY,		/* point, point, stop-after */
 	OP_NODE_POINT,		/* point */
 	OP_VMA_INSERT,		/* slot, vma range */
-	OP_VMA_INSERT_TWIN,	/* slot, slot: same range as a vma in the tree */
+	OP_VMA_INSERT_TWIN,	/* slot, slot: a range already in */
 	OP_VMA_FORK,		/* slot, slot: __vma_prio_tree_add() */
 	OP_VMA_REMOVE,		/* slot */
 	OP_VMA_MODIFY,		/* slot, vma range; in the tree or not */
-	OP_VMA_MODIFY_TWIN,	/* slot, slot: move onto another vma's range */
+	OP_VMA_MODIFY_TWIN,	/* slot, slot: onto another vma's range */
 	OP_VMA_LOOKUP,		/* index, index */
 	OP_VMA_QUERY,		/* point, point */
 	OP_VMA_POINT,		/* point */
@@ -90,7 +90,7 @@ struct fuzz_state {
 	struct fuzz_input	in;
 	struct prio_tree_root	node_root;
 	struct prio_tree_root	vma_root;
-	unsigned long		universe;	/* indices are masked to it */
+	unsigned long		universe;	/* mask of every index */
 	unsigned int		node_bits;	/* expected index_bits */
 	unsigned int		vma_bits;
 	struct node_model	nodes[NODE_SLOTS];
@@ -379,7 +379,8 @@ static void vma_query(struct fuzz_state *s, unsigned long begin,
 		    !overlaps(RADIX_INDEX(vma), HEAP_INDEX(vma), begin, end))
 			continue;
 		expected++;
-		FUZZ_EXPECT(s->seen[i], "vma query [%lu, %lu] missed vma %d [%lu, %lu]",
+		FUZZ_EXPECT(s->seen[i],
+			    "vma query [%lu, %lu] missed vma %d [%lu, %lu]",
 			    begin, end, i, RADIX_INDEX(vma), HEAP_INDEX(vma));
 	}
 	FUZZ_EXPECT(hits == expected, "vma query [%lu, %lu]: %u hits, model %u",
@@ -571,7 +572,8 @@ static void op_vma_corrupt(struct fuzz_state *s)
 	if (!node || kind == 0) {
 		if (kind & 1) {
 			root->raw = 0;
-			expect_fault(root, true, NULL, "a vma tree with a plain root");
+			expect_fault(root, true, NULL,
+				     "a vma tree with a plain root");
 			root->raw = 1;
 		} else {
 			node = &s->vmas[slot].vma;
@@ -597,7 +599,8 @@ static void op_vma_corrupt(struct fuzz_state *s)
 		break;
 	case 2:
 		head->shared.vm_set.parent = node;
-		expect_fault(root, true, "7 vm_set: list head has a tree parent",
+		expect_fault(root, true,
+			     "7 vm_set: list head has a tree parent",
 			     "a head with a tree parent");
 		break;
 	case 3:
@@ -614,12 +617,14 @@ static void op_vma_corrupt(struct fuzz_state *s)
 		if (member == head)
 			break;
 		member->vm_set_head = node;
-		expect_fault(root, true, "7 vm_set: member has a tree or head role",
+		expect_fault(root, true,
+			     "7 vm_set: member has a tree or head role",
 			     "a member with a role");
 		break;
 	default:
 		vma_wrap(member);
-		expect_fault(root, true, "8 vma", "a member with vm_end <= vm_start");
+		expect_fault(root, true, "8 vma",
+			     "a member with vm_end <= vm_start");
 		break;
 	}
 	/* member may be head: restore in reverse order of saving */
@@ -757,7 +762,8 @@ static void op_node_query(struct fuzz_state *s, bool point)
 	uint8_t stop = point ? 0 : fuzz_u8(&s->in);
 
 	/* an abandoned query now and then; most are checked in full */
-	node_query(s, a < b ? a : b, a < b ? b : a, stop >= 0xf8 ? stop & 7 : 0);
+	node_query(s, a < b ? a : b, a < b ? b : a,
+		   stop >= 0xf8 ? stop & 7 : 0);
 }
 
 /*
@@ -792,7 +798,8 @@ static void op_node_clear(struct fuzz_state *s)
 		s->nodes[node_slot(s, top)].in_tree = false;
 		verify_node_tree(s);
 	}
-	FUZZ_EXPECT(node_model_empty(s), "an empty tree, but the model holds nodes");
+	FUZZ_EXPECT(node_model_empty(s),
+		    "an empty tree, but the model holds nodes");
 }
 
 static void vma_set_range(struct vm_area_struct *vma, unsigned long vm_start,
@@ -863,7 +870,8 @@ static void op_vma_bulk(struct fuzz_state *s)
 		slot = pick_vma_from(s, bulk_random(&rnd) % VMA_SLOTS, false);
 		if (slot < 0)
 			return;
-		twin_slot = pick_vma_from(s, bulk_random(&rnd) % VMA_SLOTS, true);
+		twin_slot = pick_vma_from(s, bulk_random(&rnd) % VMA_SLOTS,
+					  true);
 		if (twin_slot >= 0 && bulk_random(&rnd) % 4 == 0) {
 			twin = &s->vmas[twin_slot].vma;
 			vma_insert(s, slot, twin->vm_start, twin->vm_end,
@@ -930,8 +938,9 @@ static void op_vma_modify(struct fuzz_state *s, bool twin)
 	vma = &s->vmas[slot].vma;
 	if (!in_tree) {
 		__vma_modify(NULL, vma, vm_start, vm_end, pgoff);
-		FUZZ_EXPECT(vma->vm_start == vm_start && vma->vm_end == vm_end &&
-			    vma->vm_pgoff == pgoff && vma_shared_empty(vma),
+		FUZZ_EXPECT(vma->vm_start == vm_start &&
+			    vma->vm_end == vm_end && vma->vm_pgoff == pgoff &&
+			    vma_shared_empty(vma),
 			    "__vma_modify(NULL) of vma %d", slot);
 		return;
 	}

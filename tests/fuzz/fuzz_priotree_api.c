@@ -59,7 +59,7 @@ static void *fuzz_calloc(size_t n, size_t size)
 
 enum fuzz_op {
 	OP_INSERT,		/* interval (either order), item */
-	OP_INSERT_TWIN,		/* entry, item: an interval already present */
+	OP_INSERT_TWIN,		/* entry, item: an interval present */
 	OP_REMOVE,		/* interval (either order), item */
 	OP_REMOVE_ENTRY,	/* entry: one that is present */
 	OP_QUERY,		/* index, index (either order) */
@@ -74,7 +74,7 @@ struct model_entry {
 	unsigned long	start;
 	unsigned long	last;
 	void		*item;
-	bool		matched;	/* scratch for comparing query results */
+	bool		matched;	/* scratch, for comparing hits */
 };
 
 struct fuzz_state {
@@ -155,7 +155,8 @@ static void op_insert(struct fuzz_state *s, bool twin)
 			    "insert [%lu, %lu] with a failed allocation: %d",
 			    start, last, ret);
 	} else {
-		FUZZ_EXPECT(ret == 0, "insert [%lu, %lu]: %d", start, last, ret);
+		FUZZ_EXPECT(ret == 0, "insert [%lu, %lu]: %d", start, last,
+			    ret);
 		s->model[s->entries++] = (struct model_entry) {
 			.start = start, .last = last, .item = item,
 		};
@@ -191,7 +192,8 @@ static void op_remove(struct fuzz_state *s, bool present)
 		FUZZ_EXPECT(ret == -ENOENT, "remove of absent [%lu, %lu]: %d",
 			    start, last, ret);
 	else
-		FUZZ_EXPECT(ret == 0, "remove [%lu, %lu]: %d", start, last, ret);
+		FUZZ_EXPECT(ret == 0, "remove [%lu, %lu]: %d", start, last,
+			    ret);
 	if (i >= 0)
 		model_remove(s, i);
 	verify(s);
@@ -212,7 +214,8 @@ static void match_hit(struct fuzz_state *s, const struct priotree_hit *hit,
 		    "query [%lu, %lu] hit [%lu, %lu]", first, last,
 		    hit->start, hit->last);
 	if (prev && (prev->start != hit->start || prev->last != hit->last)) {
-		FUZZ_EXPECT(*done < MODEL_ENTRIES, "more intervals than entries");
+		FUZZ_EXPECT(*done < MODEL_ENTRIES,
+			    "more intervals than entries");
 		s->done_start[*done] = prev->start;
 		s->done_last[*done] = prev->last;
 		++*done;

@@ -136,7 +136,8 @@ int main(int argc, char **argv)
 	for (i = 1; i < argc; i++) {
 		errno = 0;
 		if (stat(argv[i], &st) != 0)
-			return usage_error(argv[i], "an existing file or directory");
+			return usage_error(argv[i],
+					   "an existing file or directory");
 		if (S_ISDIR(st.st_mode)) {
 			ret = replay_dir(argv[i], &count);
 		} else {
