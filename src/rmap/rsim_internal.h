@@ -186,7 +186,7 @@ struct rsim_mm {
 	u64			serial;
 };
 
-#define RSIM_HASH_BUCKETS	4096
+#define RSIM_HASH_BUCKETS	256	/* pids and files: a few hundred live */
 
 struct rsim {
 	enum rsim_file_scheme	file_scheme;
