@@ -136,7 +136,7 @@ boot() {
 		-serial "file:$objdir/console.log" \
 		-kernel "$objdir/arch/x86/boot/bzImage" \
 		-initrd "$objdir/initramfs.cpio" \
-		-append "console=ttyS0 panic=-1 kunit.stats_enabled=1" \
+		-append "console=ttyS0 panic=-1 no_timer_check kunit.stats_enabled=1" \
 		</dev/null >"$objdir/qemu.log" 2>&1
 	rc=$?
 	set -e
