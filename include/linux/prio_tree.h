@@ -118,7 +118,8 @@ do {						\
 	(ptr)->raw = 1;				\
 } while (0)
 
-#define PRIO_TREE_NODE_INIT(name)	{ &(name), &(name), &(name) }
+#define PRIO_TREE_NODE_INIT(name) \
+	{ .left = &(name), .right = &(name), .parent = &(name) }
 
 #define PRIO_TREE_NODE(name) \
 	struct prio_tree_node name = PRIO_TREE_NODE_INIT(name)
