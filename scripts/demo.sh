@@ -32,11 +32,13 @@ if [ -x "$bin/rmapsim/rmapsim" ]; then
 	trap 'rm -rf "$tmp"' EXIT
 	echo
 	echo "== 3. the seeds' workloads under every rmap scheme"
-	for kind in "rmap-test -l -i 2 -n 100 -s 60 -t 10" "test-mmap2" \
-		    "fork-exec-mix" "avc-fork-chain"; do
+	for kind in "rmap-test -l -i 1 -n 100 -s 30 -t 10" "test-mmap2" \
+		    "fork-exec-mix -i 200" "avc-fork-chain -t 32" \
+		    "random --seed 1"; do
 		# shellcheck disable=SC2086
-		"$rmapsim" gen $kind --seed 1 > "$tmp/s.txt"
-		echo "-- rmapsim gen $kind"
+		"$rmapsim" gen $kind > "$tmp/s.txt"
+		echo
+		echo "-- rmapsim gen $kind | rmapsim compare"
 		"$rmapsim" compare "$tmp/s.txt"
 	done
 fi
