@@ -833,24 +833,38 @@ static void vma_insert(struct fuzz_state *s, int slot, unsigned long vm_start,
 	verify_vma_tree(s);
 }
 
+/*
+ * The range an insert or modify targets: decoded from the input, or, for
+ * @twin, copied from a vma already in the tree (false if there is none).
+ */
+static bool vma_target_range(struct fuzz_state *s, bool twin,
+			     unsigned long *vm_start, unsigned long *vm_end,
+			     unsigned long *pgoff)
+{
+	struct vm_area_struct *vma;
+	int twin_slot;
+
+	if (!twin) {
+		decode_vma_range(s, vm_start, vm_end, pgoff);
+		return true;
+	}
+	twin_slot = pick_vma(s, true);
+	if (twin_slot < 0)
+		return false;
+	vma = &s->vmas[twin_slot].vma;
+	*vm_start = vma->vm_start;
+	*vm_end = vma->vm_end;
+	*pgoff = vma->vm_pgoff;
+	return true;
+}
+
 static void op_vma_insert(struct fuzz_state *s, bool twin)
 {
-	int slot = pick_vma(s, false), twin_slot = -1;
+	int slot = pick_vma(s, false);
 	unsigned long vm_start = 0, vm_end = 0, pgoff = 0;
-	struct vm_area_struct *vma;
 
-	if (twin)
-		twin_slot = pick_vma(s, true);
-	else
-		decode_vma_range(s, &vm_start, &vm_end, &pgoff);
-	if (slot < 0 || (twin && twin_slot < 0))
+	if (!vma_target_range(s, twin, &vm_start, &vm_end, &pgoff) || slot < 0)
 		return;
-	if (twin) {
-		vma = &s->vmas[twin_slot].vma;
-		vm_start = vma->vm_start;
-		vm_end = vma->vm_end;
-		pgoff = vma->vm_pgoff;
-	}
 	vma_insert(s, slot, vm_start, vm_end, pgoff);
 }
 
@@ -919,22 +933,12 @@ static void op_vma_remove(struct fuzz_state *s)
 static void op_vma_modify(struct fuzz_state *s, bool twin)
 {
 	bool in_tree = fuzz_u8(&s->in) & 1, was_empty;
-	int slot = pick_vma(s, in_tree), twin_slot = -1;
+	int slot = pick_vma(s, in_tree);
 	unsigned long vm_start = 0, vm_end = 0, pgoff = 0;
 	struct vm_area_struct *vma;
 
-	if (twin)
-		twin_slot = pick_vma(s, true);
-	else
-		decode_vma_range(s, &vm_start, &vm_end, &pgoff);
-	if (slot < 0 || (twin && twin_slot < 0))
+	if (!vma_target_range(s, twin, &vm_start, &vm_end, &pgoff) || slot < 0)
 		return;
-	if (twin) {
-		vma = &s->vmas[twin_slot].vma;
-		vm_start = vma->vm_start;
-		vm_end = vma->vm_end;
-		pgoff = vma->vm_pgoff;
-	}
 	vma = &s->vmas[slot].vma;
 	if (!in_tree) {
 		__vma_modify(NULL, vma, vm_start, vm_end, pgoff);

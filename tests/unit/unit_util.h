@@ -83,11 +83,11 @@ do {									\
 			 __f.depth, __f.radix, __f.heap);		\
 } while (0)
 
-/* Expect the checker to report the invariant numbered @number. */
-#define assert_tree_fault(root, number)					\
+/* Expect @checker to report the invariant numbered @number. */
+#define __assert_fault(checker, root, number)				\
 do {									\
 	struct prio_tree_fault __f = { .invariant = NULL };		\
-	int __ret = prio_tree_check((root), &__f);			\
+	int __ret = checker((root), &__f);				\
 									\
 	if (__ret != -EUCLEAN || !__f.invariant ||			\
 	    strncmp(__f.invariant, number " ", strlen(number " ")))	\
@@ -96,17 +96,10 @@ do {									\
 			 __ret, __f.invariant ? __f.invariant : "none"); \
 } while (0)
 
-#define assert_vma_tree_fault(root, number)				\
-do {									\
-	struct prio_tree_fault __f = { .invariant = NULL };		\
-	int __ret = vma_prio_tree_check((root), &__f);			\
-									\
-	if (__ret != -EUCLEAN || !__f.invariant ||			\
-	    strncmp(__f.invariant, number " ", strlen(number " ")))	\
-		fail_msg("%s:%d: expected invariant %s to be reported, "  \
-			 "got %d (%s)", __FILE__, __LINE__, number,	\
-			 __ret, __f.invariant ? __f.invariant : "none"); \
-} while (0)
+#define assert_tree_fault(root, number) \
+	__assert_fault(prio_tree_check, root, number)
+#define assert_vma_tree_fault(root, number) \
+	__assert_fault(vma_prio_tree_check, root, number)
 
 static inline void node_set(struct prio_tree_node *node, unsigned long start,
 			    unsigned long last)
