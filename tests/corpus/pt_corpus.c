@@ -463,8 +463,15 @@ static void pt_random_key(struct pt_run *run, unsigned long *radix,
 		h = r + pt_below(run, 1 + pt_below(run, 64));
 		break;
 	case PT_KEYS_WIDE:
+		/*
+		 * One draw per statement: C leaves the order in which the
+		 * operands of ">>" or "&" are evaluated unspecified, and the
+		 * two worlds' compilers (or one compiler with and without
+		 * sanitizers) do pick differently, which changes the keys.
+		 */
 		r = pt_rand(run);
-		span = pt_rand(run) >> pt_below(run, BITS_PER_LONG);
+		span = pt_rand(run);
+		span >>= pt_below(run, BITS_PER_LONG);
 		h = r + span < r ? ULONG_MAX : r + span;
 		break;
 	case PT_KEYS_TOP:
@@ -480,7 +487,8 @@ static void pt_random_key(struct pt_run *run, unsigned long *radix,
 		bits = 1 + pt_below(run, BITS_PER_LONG);
 		max = prio_tree_maxindex(bits);
 		r = pt_rand(run) & max;
-		span = pt_rand(run) & (max >> pt_below(run, bits));
+		span = pt_rand(run);
+		span &= max >> pt_below(run, bits);
 		h = r + span > max || r + span < r ? max : r + span;
 		break;
 	default: /* PT_KEYS_DUP */
