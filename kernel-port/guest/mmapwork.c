@@ -136,7 +136,7 @@ enum vma_origin {
 	VMA_MOVED	= 1 << 2,	/* mremap to a fixed new address */
 	VMA_RESIZED	= 1 << 3,	/* mremap grew/shrank it in place */
 	VMA_FORKED	= 1 << 4,	/* a grandchild's copy from fork() */
-	VMA_READONLY	= 1 << 5,	/* mprotect'ed middle: no markers */
+	VMA_READONLY	= 1 << 5,	/* the mprotected middle */
 };
 
 struct vma_entry {
@@ -1579,21 +1579,29 @@ static int calibrate(struct zoo *z, struct idle_probe *ip,
 	return 0;
 }
 
+/* Trials by outcome; touched ones by where the touchers' vmas came from. */
 struct idle_counts {
 	unsigned long untouched, touched, multi, touches;
 	unsigned long via_split, via_trimmed, via_moved, via_resized;
 	unsigned long via_forked, via_plain;
 };
 
-static void count_touch(struct idle_counts *ic, uint32_t origin)
+/* @origins: the touchers' origin bits ORed; @plain: no toucher had any. */
+static void count_trial(struct idle_counts *ic, unsigned int touchers,
+			uint32_t origins, bool plain)
 {
-	ic->touches++;
-	ic->via_split += !!(origin & VMA_SPLIT);
-	ic->via_trimmed += !!(origin & VMA_TRIMMED);
-	ic->via_moved += !!(origin & VMA_MOVED);
-	ic->via_resized += !!(origin & VMA_RESIZED);
-	ic->via_forked += !!(origin & VMA_FORKED);
-	ic->via_plain += !origin;
+	ic->untouched += !touchers;
+	ic->touched += !!touchers;
+	ic->multi += touchers > 1;
+	ic->touches += touchers;
+	if (!touchers)
+		return;
+	ic->via_split += !!(origins & VMA_SPLIT);
+	ic->via_trimmed += !!(origins & VMA_TRIMMED);
+	ic->via_moved += !!(origins & VMA_MOVED);
+	ic->via_resized += !!(origins & VMA_RESIZED);
+	ic->via_forked += !!(origins & VMA_FORKED);
+	ic->via_plain += plain;
 }
 
 /* One trial: mark, let nobody/one/several touch through their vma, read. */
@@ -1607,6 +1615,8 @@ static int idle_trial(struct zoo *z, struct idle_probe *ip, uint64_t *rng,
 	unsigned int mode = rng_below(rng, 4), chosen, i;
 	struct cmd c = { .op = CMD_TOUCH, .page = page, .gen = 1 };
 	char who[700] = "", desc[160];
+	uint32_t origins = 0;
+	bool plain = true;
 	size_t used = 0;
 	int idle;
 
@@ -1632,7 +1642,8 @@ static int idle_trial(struct zoo *z, struct idle_probe *ip, uint64_t *rng,
 		c.value = word_value(page, 1, c.word);
 		if (roundtrip(z, cand[i].slot, &c, "an idle trial touch", res))
 			return -1;
-		count_touch(ic, e->origin);
+		origins |= e->origin;
+		plain &= !e->origin;
 		describe_vma(desc, sizeof(desc), cand[i].slot, e);
 		if (used < sizeof(who))
 			used += snprintf(who + used, sizeof(who) - used,
@@ -1652,9 +1663,7 @@ static int idle_trial(struct zoo *z, struct idle_probe *ip, uint64_t *rng,
 		     chosen > 1 ? "all of those vmas" : "that vma");
 		return -1;
 	}
-	ic->untouched += !chosen;
-	ic->touched += !!chosen;
-	ic->multi += chosen > 1;
+	count_trial(ic, chosen, origins, plain);
 	return 0;
 }
 
