@@ -11,7 +11,8 @@
 # ported in place; a tarball argument is extracted into $PRIOTREE_KBUILD.
 #
 # Steps: install missing Debian packages (as root only), extract, apply
-# kernel-port/patches/*.patch (each once), copy kernel-port/files.list
+# kernel-port/patches/*.patch (each once; a changed patch is reversed and
+# re-applied), copy kernel-port/files.list
 # (only files whose bytes changed, so make sees unchanged mtimes), then
 # run check-identity.sh.  Prints "PORT-TREE <dir>" last.  Any failure
 # exits non-zero with a line that says what is missing and why.
@@ -68,16 +69,47 @@ extract() {
 	rmdir "$tree.partial"
 }
 
+# Each applied patch is kept in $tree/.libpriotree-patches/, so when a
+# patch in kernel-port/patches/ changes, the old version is reversed
+# (with every later one) and the series re-applied from there: a kept
+# tree follows the series without a new extraction.  A tree ported
+# before the copies were kept counts a patch as applied when it reverses
+# cleanly.
 apply_patches() {
-	for p in "$here"/patches/*.patch; do
-		if patch -d "$tree" -p1 -R -s -f --dry-run <"$p" >/dev/null 2>&1; then
-			continue	# already applied
+	kept=$tree/.libpriotree-patches
+	mkdir -p "$kept"
+	# the first patch (by name) whose kept copy is missing or differs
+	stale=
+	for p in "$here"/patches/*.patch "$kept"/*.patch; do
+		[ -f "$p" ] || continue
+		n=$(basename "$p")
+		cmp -s "$here/patches/$n" "$kept/$n" && continue
+		if [ ! -f "$kept/$n" ] &&
+		   patch -d "$tree" -p1 -R -s -f --dry-run <"$p" >/dev/null 2>&1; then
+			cp "$p" "$kept/$n"	# applied before copies were kept
+			continue
 		fi
+		[ -z "$stale" ] || [ "$n" \< "$stale" ] && stale=$n
+	done
+	[ -n "$stale" ] || return 0
+
+	for p in $(ls -r "$kept"/*.patch 2>/dev/null); do
+		n=$(basename "$p")
+		[ "$n" \< "$stale" ] && continue
+		patch -d "$tree" -p1 -R -s -f --no-backup-if-mismatch <"$p" >/dev/null ||
+			die "reversing the old $n failed: delete $tree and port again"
+		rm "$p"
+		echo "port.sh: reversed the old $n" >&2
+	done
+	for p in "$here"/patches/*.patch; do
+		n=$(basename "$p")
+		[ "$n" \< "$stale" ] && continue
 		patch -d "$tree" -p1 -N -s -f --dry-run <"$p" >/dev/null 2>&1 ||
-			die "$(basename "$p") applies neither forward nor reversed to $tree"
+			die "$n does not apply to $tree"
 		patch -d "$tree" -p1 -N -s -f --no-backup-if-mismatch <"$p" >/dev/null ||
-			die "applying $(basename "$p") failed"
-		echo "port.sh: applied $(basename "$p")" >&2
+			die "applying $n failed"
+		cp "$p" "$kept/$n"
+		echo "port.sh: applied $n" >&2
 	done
 }
 
