@@ -12,7 +12,10 @@ only when:
   - the console shows no oops, BUG, WARN, panic, KASAN or UBSAN report,
   - every KTAP result is "ok" and the prio_tree_corpus suite itself passed,
   - every userspace digest line appears in the kernel, equal, in the same
-    order, and the kernel printed no digest userspace did not.
+    order, and the kernel printed no digest userspace did not,
+  - the guest workload (guest/mmapwork.c, run by initramfs/init on tmpfs
+    and on ramfs) printed "PT-MMAP <test> ok" for each of its tests on
+    each file system, and no FAIL.
 Otherwise it prints one line per problem, naming the first scenario that
 differs, and exits 1.
 """
@@ -31,6 +34,10 @@ REPORT = re.compile(
 TIMESTAMP = re.compile(r"^\[\s*\d+\.\d+\]\s?")
 DIGEST = re.compile(r"PT-DIGEST (\S+) ([0-9a-f]{16})$")
 KTAP = re.compile(r"^\s*(not ok|ok) (\d+)(?: -)? ?(\S*)(.*)$")
+MMAP_FS = re.compile(r"PT-MMAP-FS (\S+)(.*)$")
+MMAP = re.compile(r"PT-MMAP (\S+) (ok|FAIL)(.*)$")
+# What initramfs/init runs: each test of mmapwork on each file system.
+MMAP_WANT = [(fs, t) for fs in ("tmpfs", "ramfs") for t in ("truncate", "idle")]
 
 
 def read_lines(path):
@@ -126,6 +133,31 @@ def main():
         problems.append(f"{args.console}:1: expected identical digests, "
                         f"first difference: {first}")
 
+    # Guest workload: every (file system, test) ok, nothing else.
+    fs = None
+    mmap = {}
+    for n, line in enumerate(console, 1):
+        m = MMAP_FS.search(line)
+        if m:
+            fs = m.group(1)
+            if m.group(2).strip():
+                problems.append(f"{args.console}:{n}: expected the guest "
+                                f"workload to start on {fs}, found: "
+                                f"{line.strip()}")
+            continue
+        m = MMAP.search(line)
+        if not m:
+            continue
+        test, verdict, rest = m.group(1), m.group(2), m.group(3).strip()
+        mmap[(fs, test)] = (verdict, rest)
+        if verdict != "ok":
+            problems.append(f"{args.console}:{n}: expected guest workload "
+                            f"{test} on {fs} ok, found: FAIL {rest}")
+    for key in MMAP_WANT:
+        if key not in mmap:
+            problems.append(f"{args.console}:1: expected a PT-MMAP {key[1]} "
+                            f"line for {key[0]}, found none")
+
     if not any("PT-INIT-DONE" in l for l in console):
         why = "qemu timed out" if args.qemu_rc == 124 else \
             f"qemu exited {args.qemu_rc}"
@@ -144,6 +176,8 @@ def main():
           f"KTAP ok={ktap_ok} not-ok=0, no reports, boot reached the end")
     if totals:
         print(totals[-1][totals[-1].index("PT-TOTAL"):])
+    for key in MMAP_WANT:
+        print(f"PT-MMAP {key[0]} {key[1]} ok {mmap[key][1]}")
     return 0
 
 

@@ -6,20 +6,22 @@
 #
 #   kernel-port/run-suite.sh identity [TREE]
 #   kernel-port/run-suite.sh w1 [TREE]
-#   kernel-port/run-suite.sh boot default|debug PTCORPUS [TREE]
+#   kernel-port/run-suite.sh boot default|debug|stock PTCORPUS [TREE]
 #
 # identity  port the sources (port.sh) and prove byte identity.
 # w1        compile the ported files, and mm/interval_tree.c (the rb user
 #           of the patched vm_area_struct union), with W=1; fail on any
 #           warning from them.
 # boot      configure (tinyconfig + configs/base.config, + debug.config
-#           for "debug"), build bzImage, build the busybox initramfs, boot
-#           qemu-system-x86_64 under TCG with a timeout, and let compare.py
-#           check the console against "PTCORPUS" (tests/corpus/ptcorpus)
-#           run here.
+#           for "debug", + stock.config for "stock": i_mmap left on the
+#           rbtree, for bench/), build bzImage, build the busybox
+#           initramfs with the static guest workload guest/mmapwork,
+#           boot qemu-system-x86_64 under TCG with a timeout, and let
+#           compare.py check the console against "PTCORPUS"
+#           (tests/corpus/ptcorpus) run here.
 #
 # Build directories live in $PRIOTREE_KBUILD (default
-# /var/tmp/libpriotree-kbuild): out-default/ and out-debug/.  They are
+# /var/tmp/libpriotree-kbuild): out-default/, out-debug/, out-stock/.  They are
 # kept, so a second run rebuilds only what changed.  PRIOTREE_QEMU_TIMEOUT
 # (seconds, default 1200) bounds each boot; PRIOTREE_QEMU_ACCEL=kvm uses
 # KVM where it works (the default is TCG).
@@ -55,7 +57,7 @@ configure() {
 	flavour=$1
 	objdir=$kbuild/out-$flavour
 	frags="$here/configs/base.config"
-	[ "$flavour" = debug ] && frags="$frags $here/configs/debug.config"
+	[ "$flavour" = default ] || frags="$frags $here/configs/$flavour.config"
 	want=$(cat $frags | sha256sum | cut -c1-16)
 	mkdir -p "$objdir"
 	if [ ! -f "$objdir/.config" ] ||
@@ -70,9 +72,16 @@ configure() {
 			die "make olddefconfig failed: $objdir/config.log"
 		echo "$want" >"$objdir/.pt-config-stamp"
 	fi
-	missing=$(cat $frags | grep '^CONFIG_' | while read -r line; do
-		grep -qx "$line" "$objdir/.config" || echo "$line"
-	done)
+	# The last fragment to name an option wins, as in merge_config.sh;
+	# "# CONFIG_X is not set" lines count too.
+	missing=$(cat $frags | awk '
+		/^CONFIG_[A-Za-z0-9_]+=/ { k = $0; sub(/=.*/, "", k) }
+		/^# CONFIG_[A-Za-z0-9_]+ is not set$/ { k = $2 }
+		k != "" { want[k] = $0; if (!(k in seen)) order[n++] = k; seen[k] = 1; k = "" }
+		END { for (i = 0; i < n; i++) print want[order[i]] }' |
+		while read -r line; do
+			grep -qx "$line" "$objdir/.config" || echo "$line"
+		done)
 	[ -z "$missing" ] || die "options did not survive olddefconfig (unmet dependencies?): $missing"
 }
 
@@ -94,7 +103,15 @@ build_initramfs() {
 	[ -x /bin/busybox ] || die "/bin/busybox missing: install busybox-static"
 	file /bin/busybox 2>/dev/null | grep -q 'statically linked' ||
 		die "/bin/busybox is not static: install busybox-static"
-	sed "s|@BUSYBOX@|/bin/busybox|; s|@INIT@|$here/initramfs/init|" \
+	# static, so the busybox-only guest needs no libc of its own
+	work=$objdir/mmapwork
+	if [ ! -x "$work" ] || [ "$here/guest/mmapwork.c" -nt "$work" ]; then
+		${HOSTCC:-cc} -static -O2 -Wall -Wextra -Werror -o "$work.new" \
+			"$here/guest/mmapwork.c" ||
+			die "cannot build guest/mmapwork.c statically (libc6-dev has libc.a)"
+		mv "$work.new" "$work"
+	fi
+	sed "s|@BUSYBOX@|/bin/busybox|; s|@INIT@|$here/initramfs/init|; s|@MMAPWORK@|$work|" \
 		"$here/initramfs/initramfs.list" >"$objdir/initramfs.list"
 	"$gen" "$objdir/initramfs.list" >"$objdir/initramfs.cpio.new" ||
 		die "gen_init_cpio failed"
@@ -190,12 +207,12 @@ w1)
 	echo "run-suite.sh: W=1 compile of $objs: no warnings"
 	;;
 boot)
-	[ $# -ge 2 ] || die "usage: run-suite.sh boot default|debug PTCORPUS [TREE]"
+	[ $# -ge 2 ] || die "usage: run-suite.sh boot default|debug|stock PTCORPUS [TREE]"
 	flavour=$1
 	ptcorpus=$2
 	shift 2
 	case $flavour in
-	default|debug) ;;
+	default|debug|stock) ;;
 	*) die "unknown kernel flavour $flavour" ;;
 	esac
 	port "$@"
