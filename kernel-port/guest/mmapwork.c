@@ -1453,7 +1453,17 @@ struct idle_probe {
 	int pagemap_fd;
 	uint64_t *parent_map;	/* the parent's own mapping of all of F */
 	uint64_t pfn[NPAGES];
+	/*
+	 * Pages whose bitmap word straddles max_pfn: the kernel walks their
+	 * bits but counts only whole words, so it transfers 0 bytes and a
+	 * read never returns their state.  At most the 63 PFNs just below
+	 * max_pfn; trials leave them out.
+	 */
+	bool out_of_reach[NPAGES];
+	unsigned int nr_out_of_reach;
 };
+
+#define IDLE_OUT_OF_REACH	(-2)
 
 static int pfn_of(struct idle_probe *ip, unsigned int page, uint64_t *pfn,
 		  struct result *res)
@@ -1475,7 +1485,11 @@ static int pfn_of(struct idle_probe *ip, unsigned int page, uint64_t *pfn,
 	return 0;
 }
 
-/* Mark, or read, the idle bit of @pfn; a read returns 1 for idle. */
+/*
+ * Mark, or read, the idle bit of @pfn; a read returns 1 for idle.
+ * IDLE_OUT_OF_REACH (no failure recorded) when the kernel transfers
+ * nothing because @pfn's word runs past max_pfn.
+ */
 static int idle_bit(struct idle_probe *ip, uint64_t pfn, bool mark,
 		    struct result *res)
 {
@@ -1485,6 +1499,8 @@ static int idle_bit(struct idle_probe *ip, uint64_t pfn, bool mark,
 
 	n = mark ? pwrite(ip->bitmap_fd, &word, 8, off) :
 		   pread(ip->bitmap_fd, &word, 8, off);
+	if (n == 0)
+		return IDLE_OUT_OF_REACH;
 	if (n != 8) {
 		fail(res, "%s %s at pfn %#llx: %s", mark ? "write" : "read",
 		     idle_bitmap_path, (unsigned long long)pfn,
@@ -1556,9 +1572,17 @@ static int calibrate(struct zoo *z, struct idle_probe *ip,
 		for (page = 0; page < NPAGES; page++) {
 			if (trackable[page])
 				continue;
-			if (idle_bit(ip, ip->pfn[page], true, res) < 0)
-				return -1;
-			idle = idle_bit(ip, ip->pfn[page], false, res);
+			idle = idle_bit(ip, ip->pfn[page], true, res);
+			if (idle == IDLE_OUT_OF_REACH ||
+			    (idle >= 0 &&
+			     (idle = idle_bit(ip, ip->pfn[page], false,
+					      res)) == IDLE_OUT_OF_REACH)) {
+				ip->out_of_reach[page] = true;
+				ip->nr_out_of_reach++;
+				trackable[page] = true;
+				missing--;
+				continue;
+			}
 			if (idle < 0)
 				return -1;
 			if (idle) {
@@ -1568,6 +1592,11 @@ static int calibrate(struct zoo *z, struct idle_probe *ip,
 		}
 	}
 	--*rounds;
+	if (ip->nr_out_of_reach > 63) {
+		fail(res, "%u pages transfer no page_idle bitmap word; only the last, partial word below max_pfn may (63 PFNs at most)",
+		     ip->nr_out_of_reach);
+		return -1;
+	}
 	for (page = 0; page < NPAGES && missing; page++) {
 		if (!trackable[page]) {
 			fail(res, "page %u not trackable: pfn %#llx marked idle reads accessed (%u such pages, %u drain rounds)",
@@ -1610,16 +1639,20 @@ static int idle_trial(struct zoo *z, struct idle_probe *ip, uint64_t *rng,
 		      struct result *res)
 {
 	static struct candidate cand[NSLOTS * MAX_VMAS];
-	unsigned int page = rng_below(rng, NPAGES);
-	unsigned int n = covering(z, page, false, cand);
-	unsigned int mode = rng_below(rng, 4), chosen, i;
-	struct cmd c = { .op = CMD_TOUCH, .page = page, .gen = 1 };
+	unsigned int page, n, mode, chosen, i;
+	struct cmd c = { .op = CMD_TOUCH, .gen = 1 };
 	char who[700] = "", desc[160];
 	uint32_t origins = 0;
 	bool plain = true;
 	size_t used = 0;
 	int idle;
 
+	do
+		page = rng_below(rng, NPAGES);
+	while (ip->out_of_reach[page]);
+	c.page = page;
+	n = covering(z, page, false, cand);
+	mode = rng_below(rng, 4);
 	chosen = mode == 0 ? 0 : mode < 3 ? 1 : 2 + rng_below(rng, 2);
 	if (chosen > n)
 		chosen = n;
@@ -1631,8 +1664,9 @@ static int idle_trial(struct zoo *z, struct idle_probe *ip, uint64_t *rng,
 		cand[i] = cand[j];
 		cand[j] = t;
 	}
-	if (idle_bit(ip, ip->pfn[page], true, res) < 0)
-		return -1;
+	idle = idle_bit(ip, ip->pfn[page], true, res);
+	if (idle < 0)
+		goto no_bit;
 	for (i = 0; i < chosen; i++) {
 		const struct vma_entry *e =
 			&z->slots[cand[i].slot].vmas[cand[i].vma];
@@ -1651,7 +1685,7 @@ static int idle_trial(struct zoo *z, struct idle_probe *ip, uint64_t *rng,
 	}
 	idle = idle_bit(ip, ip->pfn[page], false, res);
 	if (idle < 0)
-		return -1;
+		goto no_bit;
 	if (!chosen && !idle) {
 		fail(res, "trial %u: page %u (pfn %#llx) reads accessed although nobody touched it since it was marked idle",
 		     trial, page, (unsigned long long)ip->pfn[page]);
@@ -1665,6 +1699,12 @@ static int idle_trial(struct zoo *z, struct idle_probe *ip, uint64_t *rng,
 	}
 	count_trial(ic, chosen, origins, plain);
 	return 0;
+
+no_bit:
+	if (idle == IDLE_OUT_OF_REACH)
+		fail(res, "trial %u: page %u (pfn %#llx) transfers no page_idle bitmap word, though it did in the calibration",
+		     trial, page, (unsigned long long)ip->pfn[page]);
+	return -1;
 }
 
 static int idle_setup(struct zoo *z, struct idle_probe *ip,
@@ -1763,8 +1803,9 @@ out:
 	alarm(0);
 	count_origins(&z, origins, sizeof(origins));
 	snprintf(counts, sizeof(counts),
-		 "%s pages=%u trials=%u untouched=%lu touched=%lu multi=%lu touches=%lu via_split=%lu via_trimmed=%lu via_moved=%lu via_resized=%lu via_forked=%lu via_plain=%lu drain_rounds=%u elapsed_ms=%ld",
-		 origins, NPAGES, NTRIALS, ic.untouched, ic.touched, ic.multi,
+		 "%s pages=%u out_of_reach=%u trials=%u untouched=%lu touched=%lu multi=%lu touches=%lu via_split=%lu via_trimmed=%lu via_moved=%lu via_resized=%lu via_forked=%lu via_plain=%lu drain_rounds=%u elapsed_ms=%ld",
+		 origins, NPAGES, ip.nr_out_of_reach, NTRIALS, ic.untouched,
+		 ic.touched, ic.multi,
 		 ic.touches, ic.via_split, ic.via_trimmed, ic.via_moved,
 		 ic.via_resized, ic.via_forked, ic.via_plain, rounds,
 		 elapsed_ms(&t0));
