@@ -6,22 +6,23 @@
 #
 #   kernel-port/run-suite.sh identity [TREE]
 #   kernel-port/run-suite.sh w1 [TREE]
-#   kernel-port/run-suite.sh boot default|debug|stock PTCORPUS [TREE]
+#   kernel-port/run-suite.sh boot default|debug|kasan|stock PTCORPUS [TREE]
 #
 # identity  port the sources (port.sh) and prove byte identity.
-# w1        compile the ported files, and mm/interval_tree.c (the rb user
-#           of the patched vm_area_struct union), with W=1; fail on any
-#           warning from them.
+# w1        build the default kernel, then compile the ported files and
+#           every kernel .c file the patches change (that this config
+#           builds) with W=1; fail on any warning from them.
 # boot      configure (tinyconfig + configs/base.config, + debug.config
-#           for "debug", + stock.config for "stock": i_mmap left on the
-#           rbtree, for bench/), build bzImage, build the busybox
+#           for "debug" (KFENCE, UBSAN, DEBUG_LIST, DEBUG_VM), + that and
+#           kasan.config for "kasan", + stock.config for "stock": i_mmap
+#           left on the rbtree, for bench/), build bzImage, build the busybox
 #           initramfs with the static guest workload guest/mmapwork,
 #           boot qemu-system-x86_64 under TCG with a timeout, and let
 #           compare.py check the console against "PTCORPUS"
 #           (tests/corpus/ptcorpus) run here.
 #
 # Build directories live in $PRIOTREE_KBUILD (default
-# /var/tmp/libpriotree-kbuild): out-default/, out-debug/, out-stock/.  They are
+# /var/tmp/libpriotree-kbuild): out-<flavour>/.  They are
 # kept, so a second run rebuilds only what changed.  PRIOTREE_QEMU_TIMEOUT
 # (seconds, default 1200) bounds each boot; PRIOTREE_QEMU_ACCEL=kvm uses
 # KVM where it works (the default is TCG).
@@ -57,7 +58,10 @@ configure() {
 	flavour=$1
 	objdir=$kbuild/out-$flavour
 	frags="$here/configs/base.config"
-	[ "$flavour" = default ] || frags="$frags $here/configs/$flavour.config"
+	case $flavour in
+	debug|stock) frags="$frags $here/configs/$flavour.config" ;;
+	kasan) frags="$frags $here/configs/debug.config $here/configs/kasan.config" ;;
+	esac
 	want=$(cat $frags | sha256sum | cut -c1-16)
 	mkdir -p "$objdir"
 	if [ ! -f "$objdir/.config" ] ||
@@ -143,6 +147,10 @@ boot() {
 		echo "run-suite.sh: the userspace corpus run failed (exit $user_rc); booting anyway" >&2
 	fi
 
+	cmdline=
+	case $flavour in
+	debug|kasan) cmdline=" kfence.sample_interval=1" ;;
+	esac
 	accel=${PRIOTREE_QEMU_ACCEL:-tcg}
 	timeout=${PRIOTREE_QEMU_TIMEOUT:-1200}
 	rm -f "$objdir/console.log"
@@ -153,7 +161,7 @@ boot() {
 		-serial "file:$objdir/console.log" \
 		-kernel "$objdir/arch/x86/boot/bzImage" \
 		-initrd "$objdir/initramfs.cpio" \
-		-append "console=ttyS0 panic=-1 no_timer_check kunit.stats_enabled=1" \
+		-append "console=ttyS0 panic=-1 no_timer_check kunit.stats_enabled=1$cmdline" \
 		</dev/null >"$objdir/qemu.log" 2>&1
 	rc=$?
 	set -e
@@ -184,12 +192,20 @@ identity)
 w1)
 	port "$@"
 	configure default
+	# the whole kernel first (the boot step reuses it): its .o files say
+	# which of the patched files this configuration compiles
+	build_kernel default
 	# The .s targets run the compiler with every flag and warning of the
 	# .o build but leave the .o files alone, so W=1 here never forces a
 	# rebuild of the boot kernel.  Delete them first: always recompile.
 	objs=$(grep -v '^#' "$here/files.list" |
 		awk '$2 ~ /\.c$/ { sub(/\.c$/, ".s", $2); print $2 }')
-	objs="$objs mm/interval_tree.s"
+	# and every kernel .c file the patches change that this
+	# configuration builds (fs/hugetlbfs/inode.c, say, it does not)
+	for s in $(sed -n 's|^+++ b/\(.*\)\.c$|\1.s|p' "$here"/patches/*.patch |
+		   sort -u); do
+		[ -f "$objdir/${s%.s}.o" ] && objs="$objs $s"
+	done
 	for o in $objs; do
 		rm -f "$objdir/$o"
 	done
@@ -207,12 +223,12 @@ w1)
 	echo "run-suite.sh: W=1 compile of $objs: no warnings"
 	;;
 boot)
-	[ $# -ge 2 ] || die "usage: run-suite.sh boot default|debug|stock PTCORPUS [TREE]"
+	[ $# -ge 2 ] || die "usage: run-suite.sh boot default|debug|kasan|stock PTCORPUS [TREE]"
 	flavour=$1
 	ptcorpus=$2
 	shift 2
 	case $flavour in
-	default|debug|stock) ;;
+	default|debug|kasan|stock) ;;
 	*) die "unknown kernel flavour $flavour" ;;
 	esac
 	port "$@"
