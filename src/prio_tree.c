@@ -13,7 +13,6 @@
 #include <linux/kernel.h>
 #include <linux/errno.h>
 #include <linux/export.h>
-#include <linux/init.h>
 #include <linux/mm.h>
 #include <linux/prio_tree.h>
 
@@ -40,9 +39,11 @@ static const unsigned long index_bits_to_maxindex[BITS_PER_LONG] = {
 /*
  * Kept for the 2004 API, which required this call at boot.  The table is
  * constant now; this only re-derives it, so a miscompiled table cannot go
- * unnoticed in a kernel that calls it.
+ * unnoticed in a kernel that calls it.  Not __init: it is exported, and
+ * an exported symbol in .init.text is a section mismatch once modules
+ * can call it after boot.
  */
-void __init prio_tree_init(void)
+void prio_tree_init(void)
 {
 	unsigned int bits;
 
