@@ -109,7 +109,8 @@ build_initramfs() {
 		die "/bin/busybox is not static: install busybox-static"
 	# static, so the busybox-only guest needs no libc of its own
 	work=$objdir/mmapwork
-	if [ ! -x "$work" ] || [ "$here/guest/mmapwork.c" -nt "$work" ]; then
+	if [ ! -x "$work" ] || [ "$here/guest/mmapwork.c" -nt "$work" ] ||
+	   [ "$here/guest/guest.h" -nt "$work" ]; then
 		${HOSTCC:-cc} -static -O2 -Wall -Wextra -Werror -o "$work.new" \
 			"$here/guest/mmapwork.c" ||
 			die "cannot build guest/mmapwork.c statically (libc6-dev has libc.a)"

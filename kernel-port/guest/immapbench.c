@@ -85,15 +85,12 @@
 #include <sys/types.h>
 #include <sys/wait.h>
 
+#include "guest.h"
+
 #define MAX_CHILDREN	64
-#define PFN_MASK	((1ULL << 55) - 1)
-#define PAGE_PRESENT	(1ULL << 63)
 #define CALIBRATE_ROUNDS 4
-#define __noreturn	__attribute__((noreturn))
 #define __printf(a, b)	__attribute__((format(printf, a, b)))
 
-static const char idle_bitmap_path[] = "/sys/kernel/mm/page_idle/bitmap";
-static const char pagemap_path[] = "/proc/self/pagemap";
 
 /* One mapping of the file in one process: pages [pgoff, pgoff + npages). */
 struct bench_map {
@@ -130,8 +127,6 @@ static size_t page_size;
 static unsigned int reps = 5;
 static const char *current_shape = "-";
 static const char *current_op = "setup";
-static sigjmp_buf probe_env;
-static volatile sig_atomic_t probing;
 
 static void __printf(1, 2) __noreturn bench_fail(const char *fmt, ...)
 {
@@ -158,31 +153,12 @@ static void watchdog(int sig)
 	_exit(1);
 }
 
-static void probe_signal(int sig)
-{
-	if (probing)
-		siglongjmp(probe_env, sig);
-	signal(sig, SIG_DFL);
-	raise(sig);
-}
-
-/*
- * Load one word at @addr.  Returns 0 when the load completed, else the
- * signal it raised (SIGBUS for a page beyond EOF).
- */
+/* Load one word at @addr: 0, or the signal it raised (SIGBUS beyond EOF). */
 static int probe_load(const char *addr)
 {
-	int sig;
+	uint64_t value;
 
-	sig = sigsetjmp(probe_env, 1);
-	if (sig) {
-		probing = 0;
-		return sig;
-	}
-	probing = 1;
-	(void)*(volatile const unsigned long *)addr;
-	probing = 0;
-	return 0;
+	return probe_word((volatile uint64_t *)addr, &value, false);
 }
 
 static uint64_t now_ns(void)
@@ -525,9 +501,7 @@ static uint64_t *read_pfns(struct bench_shape *sh)
 	if (fd < 0)
 		bench_fail("open %s: %s", pagemap_path, strerror(errno));
 	for (pg = 0; pg < sh->file_pages; pg++) {
-		uintptr_t va = (uintptr_t)page_addr(sh, pg);
-
-		if (pread(fd, &entry, 8, va / page_size * 8) != 8)
+		if (pagemap_entry(fd, page_addr(sh, pg), page_size, &entry))
 			bench_fail("pread %s: %s", pagemap_path,
 				   strerror(errno));
 		pfn[pg] = entry & PFN_MASK;
@@ -857,8 +831,7 @@ int main(int argc, char **argv)
 	}
 	page_size = sysconf(_SC_PAGESIZE);
 	signal(SIGALRM, watchdog);
-	signal(SIGBUS, probe_signal);
-	signal(SIGSEGV, probe_signal);
+	probe_install();
 	alarm(timeout);
 	for (i = 0; i < argc - optind; i++)
 		run_shape(&shapes[i]);

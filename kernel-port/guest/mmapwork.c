@@ -111,6 +111,8 @@
 #include <sys/types.h>
 #include <sys/wait.h>
 
+#include "guest.h"
+
 #define NPAGES		256	/* pages of the mapped file F */
 #define NWORKERS	12	/* processes forked by the parent */
 #define NGRANDCHILDREN	4	/* workers 0..3 fork a grandchild each */
@@ -121,13 +123,8 @@
 #define NDRAIN_PAGES	64	/* scratch pages: flush the LRU batch */
 #define MARKER_WORD	1	/* word of a page the markers go to */
 #define TEST_TIMEOUT_S	55	/* each test, in guest seconds */
-#define PFN_MASK	((1ULL << 55) - 1)
-#define PAGE_PRESENT	(1ULL << 63)
 #define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
-#define __noreturn	__attribute__((noreturn))
 
-static const char idle_bitmap_path[] = "/sys/kernel/mm/page_idle/bitmap";
-static const char pagemap_path[] = "/proc/self/pagemap";
 
 /* Where a table entry came from: printed with every FAIL and counted. */
 enum vma_origin {
@@ -390,40 +387,6 @@ static int xfer_all(int fd, void *buf, size_t len, bool writing)
 		len -= n;
 	}
 	return 0;
-}
-
-/* -------------------------------------------------- loads that may fault */
-
-static sigjmp_buf probe_env;
-static volatile sig_atomic_t probing;
-
-static void probe_fault(int sig)
-{
-	if (probing)
-		siglongjmp(probe_env, sig);
-	signal(sig, SIG_DFL);
-	raise(sig);
-}
-
-/*
- * Load (or store, when @store) one word at @addr.  Returns 0 when the
- * access completed, else the signal it raised (SIGBUS beyond EOF, SIGSEGV
- * if the table points at nothing).
- */
-static int probe_word(volatile uint64_t *addr, uint64_t *value, bool store)
-{
-	int sig;
-
-	probing = 1;
-	sig = sigsetjmp(probe_env, 1);
-	if (sig == 0) {
-		if (store)
-			*addr = *value;
-		else
-			*value = *addr;
-	}
-	probing = 0;
-	return sig;
 }
 
 /* ------------------------------------------------------ a mapping process */
@@ -1468,10 +1431,11 @@ struct idle_probe {
 static int pfn_of(struct idle_probe *ip, unsigned int page, uint64_t *pfn,
 		  struct result *res)
 {
-	uint64_t vaddr = (uintptr_t)ip->parent_map + page * page_size;
 	uint64_t entry;
 
-	if (pread(ip->pagemap_fd, &entry, 8, vaddr / page_size * 8) != 8) {
+	if (pagemap_entry(ip->pagemap_fd,
+			  (char *)ip->parent_map + page * page_size,
+			  page_size, &entry)) {
 		fail(res, "pread %s: %s", pagemap_path, strerror(errno));
 		return -1;
 	}
@@ -1825,11 +1789,8 @@ static void install_handlers(void)
 {
 	struct sigaction sa = { 0 };
 
-	sa.sa_handler = probe_fault;
+	probe_install();
 	sigemptyset(&sa.sa_mask);
-	sa.sa_flags = SA_NODEFER;
-	sigaction(SIGBUS, &sa, NULL);
-	sigaction(SIGSEGV, &sa, NULL);
 	/* no SA_RESTART: the watchdog must interrupt a blocked read */
 	sa.sa_handler = watchdog;
 	sa.sa_flags = 0;

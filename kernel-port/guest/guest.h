@@ -1,0 +1,93 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * guest.h - what the two guest programs, mmapwork.c and immapbench.c,
+ * share: the pagemap and page_idle interfaces, and loads or stores that
+ * may fault.  Header-only, so each program still builds from its one .c
+ * file ("cc -static -O2 mmapwork.c" finds this header beside it).
+ */
+#ifndef PT_GUEST_H
+#define PT_GUEST_H
+
+#include <errno.h>
+#include <setjmp.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <unistd.h>
+
+#define __noreturn	__attribute__((noreturn))
+
+/* /proc/PID/pagemap: one 64-bit entry per virtual page */
+#define PFN_MASK	((1ULL << 55) - 1)
+#define PAGE_PRESENT	(1ULL << 63)
+
+static const char idle_bitmap_path[] = "/sys/kernel/mm/page_idle/bitmap";
+static const char pagemap_path[] = "/proc/self/pagemap";
+
+/*
+ * The pagemap entry of the page at @addr, read from @pagemap_fd (open on
+ * pagemap_path).  Returns 0, or -1 with errno set (EIO for a short read).
+ * The PFN (entry & PFN_MASK) reads 0 without CAP_SYS_ADMIN.
+ */
+static inline int pagemap_entry(int pagemap_fd, const void *addr,
+				size_t page_size, uint64_t *entry)
+{
+	off_t off = (off_t)((uintptr_t)addr / page_size * sizeof(*entry));
+	ssize_t n = pread(pagemap_fd, entry, sizeof(*entry), off);
+
+	if (n == (ssize_t)sizeof(*entry))
+		return 0;
+	if (n >= 0)
+		errno = EIO;
+	return -1;
+}
+
+/* ------------------------------------------------ accesses that may fault */
+
+static sigjmp_buf probe_env;
+static volatile sig_atomic_t probing;
+
+static void probe_fault(int sig)
+{
+	if (probing)
+		siglongjmp(probe_env, sig);
+	signal(sig, SIG_DFL);
+	raise(sig);
+}
+
+/* Route SIGBUS and SIGSEGV to probe_word(); outside it they kill as usual. */
+static inline void probe_install(void)
+{
+	struct sigaction sa = { 0 };
+
+	sa.sa_handler = probe_fault;
+	sigemptyset(&sa.sa_mask);
+	sa.sa_flags = SA_NODEFER;
+	sigaction(SIGBUS, &sa, NULL);
+	sigaction(SIGSEGV, &sa, NULL);
+}
+
+/*
+ * Load (or store, when @store) one word at @addr.  Returns 0 when the
+ * access completed, else the signal it raised (SIGBUS for a page beyond
+ * EOF, SIGSEGV for no mapping).  Needs probe_install().
+ */
+static inline int probe_word(volatile uint64_t *addr, uint64_t *value,
+			     bool store)
+{
+	int sig;
+
+	probing = 1;
+	sig = sigsetjmp(probe_env, 1);
+	if (sig == 0) {
+		if (store)
+			*addr = *value;
+		else
+			*value = *addr;
+	}
+	probing = 0;
+	return sig;
+}
+
+#endif /* PT_GUEST_H */
