@@ -4,6 +4,21 @@
 # port.sh - drop libpriotree into a Linux 6.1 tree, byte for byte.
 #
 #   kernel-port/port.sh [TREE-DIR | TARBALL]
+#   kernel-port/port.sh --twins
+#
+# The twin rule.  These files go into the kernel byte for byte, and
+# nothing else from this repository does:
+#
+#   include/linux/prio_tree.h       -> include/linux/prio_tree.h
+#   include/linux/vma_prio_tree.h   -> include/linux/vma_prio_tree.h
+#   src/PATH                        -> lib/priotree/PATH, for every file
+#                                      under src/ but the userspace
+#                                      build's own: meson.build files and
+#                                      libpriotree.map
+#
+# "--twins" prints the pairs the rule gives, one "REPO-PATH TREE-PATH"
+# per line; check-identity.sh and run-suite.sh take them from here, so
+# no list of files is kept anywhere.
 #
 # Without an argument the tree is Debian's linux-source-6.1 tarball,
 # extracted once into $PRIOTREE_KBUILD (default /var/tmp/libpriotree-kbuild)
@@ -12,8 +27,9 @@
 #
 # Steps: install missing Debian packages (as root only), extract, apply
 # kernel-port/patches/*.patch (each once; a changed patch is reversed and
-# re-applied), copy kernel-port/files.list
-# (only files whose bytes changed, so make sees unchanged mtimes), then
+# re-applied), copy the twins (only files whose bytes changed, so make
+# sees unchanged mtimes; a file of lib/priotree/ that is no longer a twin
+# is deleted), then
 # run check-identity.sh.  Prints "PORT-TREE <dir>" last.  Any failure
 # exits non-zero with a line that says what is missing and why.
 
@@ -27,6 +43,17 @@ tarball=/usr/src/linux-source-6.1.tar.xz
 die() {
 	echo "port.sh: $*" >&2
 	exit 1
+}
+
+# The twin rule (above), as "REPO-PATH TREE-PATH" lines, sorted.
+twins() {
+	echo "include/linux/prio_tree.h include/linux/prio_tree.h"
+	echo "include/linux/vma_prio_tree.h include/linux/vma_prio_tree.h"
+	(cd "$repo" && find src -type f ! -name meson.build \
+		! -name libpriotree.map ! -name '.*' ! -name '*~' | LC_ALL=C sort) |
+		while read -r from; do
+			echo "$from lib/priotree/${from#src/}"
+		done
 }
 
 # Debian packages the kernel suite needs, with the file that proves each.
@@ -114,9 +141,7 @@ apply_patches() {
 }
 
 copy_files() {
-	grep -v '^#' "$here/files.list" | while read -r from to; do
-		[ -n "$from" ] || continue
-		[ -f "$repo/$from" ] || die "files.list names $from, which does not exist"
+	twins | while read -r from to; do
 		if ! cmp -s "$repo/$from" "$tree/$to"; then
 			mkdir -p "$(dirname "$tree/$to")"
 			cp "$repo/$from" "$tree/$to.new"
@@ -124,8 +149,20 @@ copy_files() {
 			echo "port.sh: copied $from -> $to" >&2
 		fi
 	done
+	# lib/priotree/ holds twins only: drop what src/ no longer has
+	pairs=$(twins)
+	(cd "$tree" && find lib/priotree -type f) | while read -r to; do
+		echo "$pairs" | awk -v t="$to" '$2 == t { f = 1 } END { exit !f }' &&
+			continue
+		rm -f "$tree/$to"
+		echo "port.sh: removed $to, no longer in src/" >&2
+	done
 }
 
+if [ "${1:-}" = --twins ]; then
+	twins
+	exit 0
+fi
 [ $# -le 1 ] || die "usage: port.sh [TREE-DIR | TARBALL]"
 need_packages
 if [ $# -eq 1 ] && [ -d "$1" ]; then

@@ -199,8 +199,13 @@ w1)
 	# The .s targets run the compiler with every flag and warning of the
 	# .o build but leave the .o files alone, so W=1 here never forces a
 	# rebuild of the boot kernel.  Delete them first: always recompile.
-	objs=$(grep -v '^#' "$here/files.list" |
-		awk '$2 ~ /\.c$/ { sub(/\.c$/, ".s", $2); print $2 }')
+	# Every twin .c file (port.sh --twins) that this configuration
+	# compiles: the .o files say which.
+	objs=
+	for c in $("$here/port.sh" --twins | awk '$2 ~ /\.c$/ { print $2 }'); do
+		[ -f "$objdir/${c%.c}.o" ] && objs="$objs ${c%.c}.s"
+	done
+	[ -n "$objs" ] || die "the kernel build compiled none of the twins"
 	# and every kernel .c file the patches change that this
 	# configuration builds (fs/hugetlbfs/inode.c, say, it does not)
 	for s in $(sed -n 's|^+++ b/\(.*\)\.c$|\1.s|p' "$here"/patches/*.patch |

@@ -17,12 +17,12 @@ step "configure and build"
 if [ -d build-test ]; then
 	meson setup --reconfigure build-test >/dev/null
 else
-	meson setup build-test
+	meson setup build-test -Dfuzz=enabled -Dkernel=enabled
 fi
 meson compile -C build-test
 
-step "all suites (bench excluded)"
-meson test -C build-test --print-errorlogs
+step "every suite: plain meson test's, then fuzz and kernel (--setup full)"
+meson test -C build-test --setup full --print-errorlogs
 
 step "unit suite under valgrind"
 meson test -C build-test --setup valgrind --suite unit --print-errorlogs

@@ -3,8 +3,10 @@
 #
 # variants.sh - the corpus digests must not depend on how it was compiled.
 #
-#   tests/corpus/variants.sh SRCROOT REFERENCE-PTCORPUS CC [FLAG...]
+#   tests/corpus/variants.sh SRCROOT REFERENCE-PTCORPUS CC [FLAG...] -- SOURCE...
 #
+# SOURCEs are the runner, the corpus, the simulator and the library's .c
+# files, as meson lists them (tests/corpus/meson.build).
 # Builds the corpus and the library once more with CC and FLAGS, outside
 # meson, runs both builds and fails naming the first scenario whose
 # digest differs.  The kernel builds the same files with other compilers
@@ -16,11 +18,19 @@
 
 set -eu
 
-[ $# -ge 3 ] || { echo "usage: variants.sh SRCROOT PTCORPUS CC [FLAG...]" >&2; exit 2; }
+usage="usage: variants.sh SRCROOT PTCORPUS CC [FLAG...] -- SOURCE..."
+[ $# -ge 4 ] || { echo "$usage" >&2; exit 2; }
 src=$1
 ref=$2
 cc=$3
 shift 3
+flags=
+while [ $# -gt 0 ] && [ "$1" != -- ]; do
+	flags="$flags $1"
+	shift
+done
+[ $# -ge 2 ] || { echo "$usage" >&2; exit 2; }
+shift
 command -v "$cc" >/dev/null || {
 	echo "variants.sh: compiler $cc not found (install it: scripts/deps.sh)" >&2
 	exit 1
@@ -29,22 +39,11 @@ command -v "$cc" >/dev/null || {
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT INT TERM
 
-lib="prio_tree.c vma_prio_tree.c rmap/rsim_core.c rmap/rsim_file.c
-     rmap/rsim_anon.c rmap/rsim_pte_chain.c rmap/gen_core.c
-     rmap/gen_workloads.c rmap/gen_random.c"
-files=
-for f in $lib; do
-	files="$files $src/src/$f"
-done
-for f in ptcorpus.c pt_corpus.c pt_corpus_rmap.c; do
-	files="$files $src/tests/corpus/$f"
-done
-
 # shellcheck disable=SC2086
-"$cc" -std=gnu11 -fno-strict-aliasing -w "$@" \
-	-I"$src/include" -I"$src/compat" -I"$src/src/rmap" \
-	-I"$src/tests/corpus" $files -o "$tmp/ptcorpus" || {
-	echo "variants.sh: building the corpus with $cc $* failed" >&2
+"$cc" -std=gnu11 -fno-strict-aliasing -w $flags \
+	-I"$src/include" -I"$src/compat" -I"$src/src/rsim" \
+	-I"$src/src/corpus" "$@" -o "$tmp/ptcorpus" || {
+	echo "variants.sh: building the corpus with $cc$flags failed" >&2
 	exit 1
 }
 
@@ -53,11 +52,11 @@ done
 	exit 1
 }
 "$tmp/ptcorpus" >"$tmp/variant.txt" || {
-	echo "variants.sh: the corpus built with $cc $* failed" >&2
+	echo "variants.sh: the corpus built with $cc$flags failed" >&2
 	exit 1
 }
 
-python3 - "$tmp/ref.txt" "$tmp/variant.txt" "$cc $*" <<'PY'
+python3 - "$tmp/ref.txt" "$tmp/variant.txt" "$cc$flags" <<'PY'
 import sys
 
 def digests(path):

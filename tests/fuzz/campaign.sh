@@ -47,7 +47,7 @@ lib_sources() {
 }
 
 cflags="-g -O1 -DCONFIG_PRIO_TREE_DEBUG=1 -fno-strict-aliasing
-	-I$src/include -I$src/compat -I$src/src -I$fuzz"
+	-I$src/include -I$src/compat -I$src/src/rsim -I$fuzz"
 mkdir -p "$out"
 out=$(cd "$out" && pwd)
 

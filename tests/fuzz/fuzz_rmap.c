@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Fuzz harness for the reverse-mapping models (src/rmap/, <rsim.h>).
+ * Fuzz harness for the reverse-mapping models (src/rsim/, <rsim.h>).
  *
  * The input is a scenario: a prologue byte per file (its size), then
  * operations, each one byte of kind and one selector byte per argument.
@@ -38,8 +38,8 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "rmap/rsim.h"
-#include "rmap/rsim_internal.h"
+#include "rsim.h"
+#include "rsim_internal.h"
 
 #include "fuzz_input.h"
 

@@ -180,4 +180,14 @@ if ! cmp -s "$pt_tmp/wanted" "$pt_tmp/exported"; then
 	fail $LINENO "the installed library to export exactly the symbols of $version_script (< wanted, > exported)"
 fi
 
+# the installed libraries hold the tree, the vma layer and <priotree.h>
+# only: no symbol of the rmap simulator (rsim_, gen_) or of the scenario
+# corpus (pt_), exported, hidden or static, in either of them
+for lib in "$libdir/libpriotree.a" "$libdir/libpriotree.so.$version"; do
+	foreign=$(nm "$lib" 2>/dev/null |
+		awk '$NF ~ /^(rsim_|gen_|pt_)/ { print $NF }' | sort -u)
+	[ -z "$foreign" ] ||
+		fail $LINENO "no simulator or corpus symbol in $lib, got: $(echo $foreign)"
+done
+
 echo "check_pc_files: libpriotree $version and libpriotree-kcompat in $PRIOTREE_PREFIX: $(wc -l <"$pt_tmp/exported") exported symbols, $(ls "$kcompat_dir" | wc -l) compat headers: ok"

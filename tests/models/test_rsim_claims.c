@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The seeds' claims, measured on the models: each check replays one
- * generated workload (src/rmap/gen.h) under the schemes it compares,
+ * generated workload (src/rsim/gen.h) under the schemes it compares,
  * prints the counters side by side with the median CPU time of three
  * replays, and fails unless the shape the 2004 discussion reported
  * holds:

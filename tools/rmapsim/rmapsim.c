@@ -5,7 +5,7 @@
  *
  *   rmapsim gen KIND [-l|-r|-h] [-i N] [-n N] [-s N] [-t N] [-w N] [-V N]
  *                    [--seed N]
- *	Write a generated scenario (src/rmap/gen.h) to stdout.
+ *	Write a generated scenario (src/rsim/gen.h) to stdout.
  *
  *   rmapsim run [--file=SCHEME] [--anon=SCHEME] [--verify-every=N] FILE
  *	Run FILE ("-" for stdin) under one file scheme (pte_chain, list,
@@ -34,7 +34,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "rmap/gen.h"
+#include "gen.h"
 #include "scenario.h"
 
 #define EXIT_DISAGREE	1

@@ -11,7 +11,7 @@
 
 #include <stdio.h>
 
-#include "rmap/rsim.h"
+#include "rsim.h"
 
 struct scenario {
 	char		*path;		/* as given, for messages */

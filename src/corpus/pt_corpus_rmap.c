@@ -24,7 +24,7 @@
 #include <linux/errno.h>
 
 #include "pt_corpus.h"
-#include "gen.h"
+#include "../rsim/gen.h"
 
 #define PT_RMAP_VERIFY_EVERY	32768
 
