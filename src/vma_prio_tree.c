@@ -63,18 +63,18 @@ void __vma_prio_tree_add(struct vm_area_struct *vma, struct vm_area_struct *old)
 
 	INIT_LIST_HEAD(&vma->shared.vm_set.list);
 	vma->shared.vm_set.parent = NULL;
-	vma->vm_set_head = NULL;
+	vma->shared.vm_set.head = NULL;
 
 	if (!vma_is_tree_node(old)) {
 		/* old is a head or a member: join its ring right after it */
 		list_add(&vma->shared.vm_set.list, &old->shared.vm_set.list);
-	} else if (old->vm_set_head) {
+	} else if (old->shared.vm_set.head) {
 		list_add_tail(&vma->shared.vm_set.list,
-			      &old->vm_set_head->shared.vm_set.list);
+			      &old->shared.vm_set.head->shared.vm_set.list);
 	} else {
 		/* the first vma beside a tree node becomes the list head */
-		old->vm_set_head = vma;
-		vma->vm_set_head = old;
+		old->shared.vm_set.head = vma;
+		vma->shared.vm_set.head = old;
 	}
 }
 EXPORT_SYMBOL(__vma_prio_tree_add);
@@ -99,7 +99,7 @@ void __vma_prio_tree_insert(struct prio_tree_root *root,
 
 	node = prio_tree_insert(root, vma_node(vma));
 	if (node == vma_node(vma)) {
-		vma->vm_set_head = NULL;
+		vma->shared.vm_set.head = NULL;
 		return;
 	}
 	__vma_prio_tree_add(vma, node_vma(node));
@@ -129,22 +129,22 @@ void __vma_prio_tree_remove(struct prio_tree_root *root,
 	}
 
 	if (!vma_is_tree_node(vma)) {
-		node = vma->vm_set_head;
+		node = vma->shared.vm_set.head;
 		if (node) {
 			/* a list head: its first member, if any, succeeds it */
-			BUG_ON(node->vm_set_head != vma);
+			BUG_ON(node->shared.vm_set.head != vma);
 			if (!list_empty(&vma->shared.vm_set.list))
 				new_head = vm_set_entry(vma->shared.vm_set.list.next);
-			node->vm_set_head = new_head;
+			node->shared.vm_set.head = new_head;
 			if (new_head)
-				new_head->vm_set_head = node;
+				new_head->shared.vm_set.head = node;
 		}
 		list_del_init(&vma->shared.vm_set.list);
 		INIT_VMA_SHARED(vma);
 		return;
 	}
 
-	head = vma->vm_set_head;
+	head = vma->shared.vm_set.head;
 	if (!head) {
 		prio_tree_remove(root, vma_node(vma));
 		INIT_VMA_SHARED(vma);
@@ -152,15 +152,15 @@ void __vma_prio_tree_remove(struct prio_tree_root *root,
 	}
 
 	/* the head becomes the tree node, its first member the new head */
-	BUG_ON(head->vm_set_head != vma);
+	BUG_ON(head->shared.vm_set.head != vma);
 	if (!list_empty(&head->shared.vm_set.list)) {
 		new_head = vm_set_entry(head->shared.vm_set.list.next);
 		list_del_init(&head->shared.vm_set.list);
 	}
 	prio_tree_replace(root, vma_node(vma), vma_node(head));
-	head->vm_set_head = new_head;
+	head->shared.vm_set.head = new_head;
 	if (new_head)
-		new_head->vm_set_head = head;
+		new_head->shared.vm_set.head = head;
 	INIT_VMA_SHARED(vma);
 }
 EXPORT_SYMBOL(__vma_prio_tree_remove);
@@ -239,12 +239,12 @@ struct vm_area_struct *__vma_prio_tree_next(struct vm_area_struct *vma,
 	struct vm_area_struct *next;
 
 	if (vma_is_tree_node(vma)) {
-		if (vma->vm_set_head)
-			return vma->vm_set_head;
+		if (vma->shared.vm_set.head)
+			return vma->shared.vm_set.head;
 	} else {
 		/* around the ring; the head, back again, closes it */
 		next = vm_set_entry(vma->shared.vm_set.list.next);
-		if (!next->vm_set_head)
+		if (!next->shared.vm_set.head)
 			return next;
 	}
 	node = prio_tree_next(root, iter, begin, end);
@@ -271,7 +271,7 @@ static int vm_set_fail(struct prio_tree_fault *fault, const char *invariant,
 static int check_vm_set(struct vm_area_struct *vma,
 			struct prio_tree_fault *fault)
 {
-	struct vm_area_struct *head = vma->vm_set_head, *member;
+	struct vm_area_struct *head = vma->shared.vm_set.head, *member;
 	struct list_head *pos;
 
 	if (vma->vm_end <= vma->vm_start)
@@ -281,7 +281,7 @@ static int check_vm_set(struct vm_area_struct *vma,
 	if (vma_is_tree_node(head))
 		return vm_set_fail(fault, "7 vm_set: list head has a tree parent",
 				   vma, head);
-	if (head->vm_set_head != vma)
+	if (head->shared.vm_set.head != vma)
 		return vm_set_fail(fault, "7 vm_set: head does not point back at its tree node",
 				   vma, head);
 	pos = &head->shared.vm_set.list;
@@ -298,7 +298,7 @@ static int check_vm_set(struct vm_area_struct *vma,
 			return vm_set_fail(fault, "8 vma: vm_end <= vm_start",
 					   vma, member);
 		if (member != head &&
-		    (vma_is_tree_node(member) || member->vm_set_head))
+		    (vma_is_tree_node(member) || member->shared.vm_set.head))
 			return vm_set_fail(fault, "7 vm_set: member has a tree or head role",
 					   vma, member);
 		pos = pos->next;

@@ -3,8 +3,9 @@
  * compat: the subset of <linux/mm.h> that the prio tree's vma layer uses.
  *
  * struct vm_area_struct carries only what an i_mmap tree reads: the
- * page range, the file offset, the flags, and the seed's "shared" union
- * with vm_set_head.  The kernel port gives the real vm_area_struct the
+ * page range, the file offset, the flags, and the "shared" union of
+ * 2.6.10-3.6, whose vm_set view holds the head pointer, so the linkage
+ * takes four words.  The kernel port gives the real vm_area_struct the
  * same union (kernel-port/patches/0001); the layout rules of that union
  * are explained in <linux/vma_prio_tree.h>.
  */
@@ -38,6 +39,8 @@ struct vm_area_struct {
 		struct {
 			struct list_head list;
 			void *parent;	/* NULL: not a tree node */
+			/* tree node <-> head of its vm_set list; else NULL */
+			struct vm_area_struct *head;
 		} vm_set;
 
 		struct raw_prio_tree_node prio_tree_node;
@@ -48,9 +51,6 @@ struct vm_area_struct {
 			void *parent;
 		} both;
 	} shared;
-
-	/* tree node <-> head of its vm_set list; NULL for plain members */
-	struct vm_area_struct *vm_set_head;
 
 	unsigned long vm_pgoff;		/* offset in the file, in pages */
 	void *vm_private_data;

@@ -12,17 +12,17 @@
  * per distinct range, so vmas with an identical range hang off that node
  * in a "vm_set" list.  Each vma in an i_mmap tree has exactly one role:
  *
- *   tree node    shared.both.parent != NULL.  vm_set_head points at the
+ *   tree node    shared.both.parent != NULL.  vm_set.head points at the
  *                head of its vm_set list, or is NULL when it has none.
- *   list head    shared.both.parent == NULL, vm_set_head != NULL and
+ *   list head    shared.both.parent == NULL, vm_set.head != NULL and
  *                points back at the tree node.
- *   list member  shared.both.parent == NULL, vm_set_head == NULL; linked
+ *   list member  shared.both.parent == NULL, vm_set.head == NULL; linked
  *                into the head's ring through shared.vm_set.list.
  *
  *   prio_tree_root
  *         |
- *         A -- vm_set_head --> H <-> M1 <-> M2 <-> ... (ring, via
- *        / \   <- vm_set_head                        shared.vm_set.list)
+ *         A -- vm_set.head --> H <-> M1 <-> M2 <-> ... (ring, via
+ *        / \   <- vm_set.head                        shared.vm_set.list)
  *       B   C
  *
  * The role lives in the vma's own linkage, not in vm_flags: when A is
@@ -37,10 +37,10 @@
  *
  * vma_prio_tree_check() verifies, besides (1)..(6) of <linux/prio_tree.h>:
  *
- *  (7) vm_set shape.  The root is raw; each tree node's vm_set_head, if
- *      set, is a vma without a tree parent whose vm_set_head points back;
+ *  (7) vm_set shape.  The root is raw; each tree node's vm_set.head, if
+ *      set, is a vma without a tree parent whose vm_set.head points back;
  *      its ring's links agree both ways; every other vma on the ring has
- *      neither a tree parent nor a vm_set_head; all map the node's range.
+ *      neither a tree parent nor a vm_set.head; all map the node's range.
  *  (8) vma range.  vm_end > vm_start for every vma in the tree.
  */
 
@@ -57,7 +57,7 @@ do {						\
 	(vma)->shared.both.first = NULL;	\
 	(vma)->shared.both.second = NULL;	\
 	(vma)->shared.both.parent = NULL;	\
-	(vma)->vm_set_head = NULL;		\
+	(vma)->shared.vm_set.head = NULL;	\
 } while (0)
 
 /* True when @vma is in no i_mmap tree (neither node, head nor member). */

@@ -40,7 +40,7 @@ static struct list_head *rsim_i_mmap_list(struct rsim_vma *v)
 /*
  * What one vma costs in i_mmap linkage under the current scheme.  The
  * prio tree's share is the seed's: three pointers (the "shared" union
- * holds nothing larger) and vm_set_head.  Not sizeof(vma->shared): in
+ * holds nothing larger) and the vm_set head pointer.  Not sizeof(vma->shared): in
  * the kernel port that union also holds the interval tree's rb linkage
  * (32 bytes), and the cost must be the same number in both worlds.
  */
@@ -48,7 +48,7 @@ static long rsim_i_mmap_bytes(const struct rsim *sim)
 {
 	if (rsim_file_uses_tree(sim))
 		return sizeof(struct raw_prio_tree_node) +
-		       sizeof(((struct vm_area_struct *)0)->vm_set_head);
+		       sizeof(((struct vm_area_struct *)0)->shared.vm_set.head);
 	return sizeof(struct list_head);
 }
 

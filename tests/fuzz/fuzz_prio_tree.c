@@ -541,7 +541,7 @@ static struct vm_area_struct *vma_with_set(struct fuzz_state *s)
 
 	for (i = 0; i < VMA_SLOTS; i++)
 		if (s->vmas[i].in_tree && s->vmas[i].vma.shared.both.parent &&
-		    s->vmas[i].vma.vm_set_head)
+		    s->vmas[i].vma.shared.vm_set.head)
 			return &s->vmas[i].vma;
 	return NULL;
 }
@@ -585,7 +585,7 @@ static void op_vma_corrupt(struct fuzz_state *s)
 		verify_vma_tree(s);
 		return;
 	}
-	head = node->vm_set_head;
+	head = node->shared.vm_set.head;
 	member = list_entry(head->shared.vm_set.list.next,
 			    struct vm_area_struct, shared.vm_set.list);
 	saved[0] = *node;
@@ -593,7 +593,7 @@ static void op_vma_corrupt(struct fuzz_state *s)
 	saved[2] = *member;
 	switch (kind) {
 	case 1:
-		head->vm_set_head = head;
+		head->shared.vm_set.head = head;
 		expect_fault(root, true, "7 vm_set: head does not point back",
 			     "a head pointing elsewhere");
 		break;
@@ -616,7 +616,7 @@ static void op_vma_corrupt(struct fuzz_state *s)
 	case 5:
 		if (member == head)
 			break;
-		member->vm_set_head = node;
+		member->shared.vm_set.head = node;
 		expect_fault(root, true,
 			     "7 vm_set: member has a tree or head role",
 			     "a member with a role");
@@ -925,7 +925,7 @@ static void op_vma_remove(struct fuzz_state *s)
 	vma = &s->vmas[slot].vma;
 	__vma_prio_tree_remove(&s->vma_root, vma);
 	s->vmas[slot].in_tree = false;
-	FUZZ_EXPECT(vma_shared_empty(vma) && !vma->vm_set_head,
+	FUZZ_EXPECT(vma_shared_empty(vma) && !vma->shared.vm_set.head,
 		    "removed vma %d keeps links", slot);
 	verify_vma_tree(s);
 }

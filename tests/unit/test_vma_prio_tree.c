@@ -27,7 +27,7 @@ static enum role role_of(const struct vm_area_struct *vma)
 		return ROLE_NONE;
 	if (vma->shared.both.parent)
 		return ROLE_TREE_NODE;
-	return vma->vm_set_head ? ROLE_LIST_HEAD : ROLE_LIST_MEMBER;
+	return vma->shared.vm_set.head ? ROLE_LIST_HEAD : ROLE_LIST_MEMBER;
 }
 
 #define assert_role(vma, want)						\
@@ -85,7 +85,7 @@ static void v_remove(struct vpool *p, unsigned int i)
 	p->in_tree[i] = false;
 	assert_vma_tree_valid(&p->root, "__vma_prio_tree_remove");
 	assert_true(vma_shared_empty(&p->vma[i]));
-	assert_null(p->vma[i].vm_set_head);
+	assert_null(p->vma[i].shared.vm_set.head);
 }
 
 /* Query [first, last]: every vma in the tree that overlaps, once each. */
@@ -149,7 +149,7 @@ static void test_indices(void **state)
 	assert_null(vma.shared.both.first);
 	assert_null(vma.shared.both.second);
 	assert_null(vma.shared.both.parent);
-	assert_null(vma.vm_set_head);
+	assert_null(vma.shared.vm_set.head);
 }
 
 /*
@@ -165,12 +165,12 @@ static void test_roles_grow_and_shrink(void **state)
 	v_insert(&p, 0, 10, 19);
 	assert_true(p.root.raw);
 	assert_role(&p.vma[0], ROLE_TREE_NODE);
-	assert_null(p.vma[0].vm_set_head);
+	assert_null(p.vma[0].shared.vm_set.head);
 	v_insert(&p, 1, 10, 19);
 	assert_role(&p.vma[0], ROLE_TREE_NODE);
 	assert_role(&p.vma[1], ROLE_LIST_HEAD);
-	assert_ptr_equal(p.vma[0].vm_set_head, &p.vma[1]);
-	assert_ptr_equal(p.vma[1].vm_set_head, &p.vma[0]);
+	assert_ptr_equal(p.vma[0].shared.vm_set.head, &p.vma[1]);
+	assert_ptr_equal(p.vma[1].shared.vm_set.head, &p.vma[0]);
 	v_insert(&p, 2, 10, 19);
 	v_insert(&p, 3, 10, 19);
 	assert_role(&p.vma[2], ROLE_LIST_MEMBER);
@@ -188,7 +188,7 @@ static void test_roles_grow_and_shrink(void **state)
 	assert_role(&p.vma[1], ROLE_LIST_HEAD);
 	v_remove(&p, 1);
 	assert_role(&p.vma[0], ROLE_TREE_NODE);
-	assert_null(p.vma[0].vm_set_head);
+	assert_null(p.vma[0].shared.vm_set.head);
 	v_query_all(&p);
 	v_remove(&p, 0);
 	assert_null(prio_tree_lookup(&p.root, 10, 19));
@@ -216,7 +216,7 @@ static void test_remove_tree_node(void **state)
 	/* the ring runs head 1, 2, 3: the first member is the new head */
 	assert_role(&p.vma[2], ROLE_LIST_HEAD);
 	assert_role(&p.vma[3], ROLE_LIST_MEMBER);
-	assert_ptr_equal(p.vma[1].vm_set_head, &p.vma[2]);
+	assert_ptr_equal(p.vma[1].shared.vm_set.head, &p.vma[2]);
 	v_query_all(&p);
 	v_remove(&p, 1);
 	assert_role(&p.vma[2], ROLE_TREE_NODE);
@@ -224,7 +224,7 @@ static void test_remove_tree_node(void **state)
 	/* a tree node whose head has no members: the head alone follows */
 	v_remove(&p, 2);
 	assert_role(&p.vma[3], ROLE_TREE_NODE);
-	assert_null(p.vma[3].vm_set_head);
+	assert_null(p.vma[3].shared.vm_set.head);
 	v_query_all(&p);
 	/* the root itself, with a vm_set */
 	v_insert(&p, 6, 0, 31);
@@ -251,13 +251,13 @@ static void test_remove_head(void **state)
 	assert_role(&p.vma[0], ROLE_TREE_NODE);
 	assert_role(&p.vma[2], ROLE_LIST_HEAD);
 	assert_role(&p.vma[3], ROLE_LIST_MEMBER);
-	assert_ptr_equal(p.vma[0].vm_set_head, &p.vma[2]);
-	assert_ptr_equal(p.vma[2].vm_set_head, &p.vma[0]);
+	assert_ptr_equal(p.vma[0].shared.vm_set.head, &p.vma[2]);
+	assert_ptr_equal(p.vma[2].shared.vm_set.head, &p.vma[0]);
 	v_query_all(&p);
 	v_remove(&p, 2);
 	assert_role(&p.vma[3], ROLE_LIST_HEAD);
 	v_remove(&p, 3);
-	assert_null(p.vma[0].vm_set_head);
+	assert_null(p.vma[0].shared.vm_set.head);
 	v_query_all(&p);
 }
 
@@ -344,7 +344,7 @@ static void test_modify(void **state)
 		     p.vma[2].vm_start + 2 * PAGE_SIZE, 4);
 	assert_vma_tree_valid(&p.root, "__vma_modify");
 	assert_role(&p.vma[2], ROLE_TREE_NODE);
-	assert_null(p.vma[1].vm_set_head);
+	assert_null(p.vma[1].shared.vm_set.head);
 	v_query_all(&p);
 
 	/* with no tree, only the fields change */
@@ -402,15 +402,15 @@ static void test_check_vm_set(void **state)
 	v_insert(&p, 2, 3, 9);
 
 	/* the head does not point back at its tree node */
-	p.vma[1].vm_set_head = &p.vma[2];
+	p.vma[1].shared.vm_set.head = &p.vma[2];
 	assert_vma_tree_fault(&p.root, "7");
-	p.vma[1].vm_set_head = &p.vma[0];
+	p.vma[1].shared.vm_set.head = &p.vma[0];
 	assert_vma_tree_valid(&p.root, "repair");
 
 	/* a member that claims a head role */
-	p.vma[2].vm_set_head = &p.vma[0];
+	p.vma[2].shared.vm_set.head = &p.vma[0];
 	assert_vma_tree_fault(&p.root, "7");
-	p.vma[2].vm_set_head = NULL;
+	p.vma[2].shared.vm_set.head = NULL;
 
 	/* a member mapping another range */
 	p.vma[2].vm_pgoff = 4;
