@@ -443,7 +443,7 @@ void rsim_vma_set_bounds(struct rsim_vma *v, unsigned long start,
 	v->vma.vm_pgoff = pgoff;
 }
 
-/* ---- the i_mmap lists ------------------------------------------------------ */
+/* ---- the i_mmap lists ---------------------------------------------------- */
 
 static struct list_head *rsim_i_mmap_list(struct rsim_vma *v)
 {
@@ -548,7 +548,7 @@ int rsim_i_mmap_list_for_each(struct rsim *sim, struct rsim_file *file,
 	return visited;
 }
 
-/* ---- anon_vma objects ------------------------------------------------------ */
+/* ---- anon_vma objects ---------------------------------------------------- */
 
 /**
  * rsim_anon_vma_alloc - a new anon_vma with nothing on it

@@ -13,8 +13,8 @@
 #include "rsim_internal.h"
 
 /* The half of the schemes that @page's kind uses. */
-static const struct rsim_page_ops *rsim_page_ops_of(const struct rsim *sim,
-						    const struct rsim_page *page)
+static const struct rsim_page_ops *
+rsim_page_ops_of(const struct rsim *sim, const struct rsim_page *page)
 {
 	if (page->flags & RSIM_PG_ANON)
 		return &sim->anon_ops->page;
