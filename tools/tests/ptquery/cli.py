@@ -16,6 +16,8 @@ import subprocess
 import sys
 import tempfile
 
+import wrap
+
 MAX = '18446744073709551615'
 EIGHT_TEN = b'8 8 eight\n10 10 ten\n'
 LONG_LABEL = 'x' * 4091
@@ -129,7 +131,7 @@ def main(ptquery, version, name):
         def fill(s):
             return s.replace('@FILE@', path).replace('@DIR@', d).replace(
                 '@VERSION@', version)
-        r = subprocess.run([ptquery] + [fill(a) for a in args],
+        r = subprocess.run(wrap.command(ptquery) + [fill(a) for a in args],
                            capture_output=True)
         got_out = r.stdout.decode(errors='replace')
         got_err = (r.stderr.decode(errors='replace').splitlines() or [''])[0]

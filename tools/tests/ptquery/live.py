@@ -31,6 +31,7 @@ import tempfile
 import time
 
 import brute
+import wrap
 
 PAGE = os.sysconf('SC_PAGESIZE')
 ALL_PAGES = '0-0xfffffffffffff'
@@ -95,7 +96,8 @@ def maps_line_of(pid, path):
 
 
 def ptquery_json(ptquery, path, queries):
-    r = subprocess.run([ptquery, 'maps', '--json', path] + queries,
+    r = subprocess.run(wrap.command(ptquery) + ['maps', '--json', path] +
+                       queries,
                        capture_output=True)
     if r.returncode != 0:
         fail('ptquery maps --json %s: exit status %d, stderr:\n%s' %
@@ -135,7 +137,8 @@ def case_libc(ptquery):
         pids = {s.pid for s in sleeps}
         objs, want = compare(ptquery, libc, pids, [ALL_PAGES, '0'])
         # ptquery itself maps libc; it must have left itself out
-        child = subprocess.Popen([ptquery, 'maps', '--json', libc],
+        child = subprocess.Popen(wrap.command(ptquery) +
+                                 ['maps', '--json', libc],
                                  stdout=subprocess.PIPE)
         out, _ = child.communicate()
         if any(json.loads(l)['pid'] == child.pid
@@ -236,13 +239,14 @@ def case_nonroot(ptquery):
         print('SKIP: needs root and setpriv, to run ptquery as nobody')
         sys.exit(77)
     nobody = ['setpriv', '--reuid=65534', '--regid=65534', '--clear-groups']
-    if subprocess.run(nobody + [ptquery, '--version'],
+    if subprocess.run(nobody + wrap.command(ptquery) + ['--version'],
                       capture_output=True).returncode != 0:
         print('SKIP: nobody cannot run %s (its directory is private)'
               % ptquery)
         sys.exit(77)
     libc = libc_path()
-    r = subprocess.run(nobody + [ptquery, 'maps', libc], capture_output=True)
+    r = subprocess.run(nobody + wrap.command(ptquery) + ['maps', libc],
+                       capture_output=True)
     err = r.stderr.decode()
     # this very process is root's, so at least one is unreadable
     if r.returncode != 0 or not re.search(

@@ -23,6 +23,7 @@ import sys
 import tempfile
 
 import brute
+import wrap
 
 
 def fail(msg):
@@ -58,8 +59,8 @@ def main(ptquery, fixtures, name):
         shutil.copytree(os.path.join(src, 'proc'), proc,
                         copy_function=copy)
 
-        r = run([ptquery, 'maps', '--json', '--proc', proc, target] +
-                queries)
+        ptq = wrap.command(ptquery)
+        r = run(ptq + ['maps', '--json', '--proc', proc, target] + queries)
         if r.returncode != 0:
             fail('--json: exit status %d, stderr:\n%s' %
                  (r.returncode, r.stderr.decode()))
@@ -75,7 +76,7 @@ def main(ptquery, fixtures, name):
         outs = set()
         for opt in (['-p', proc], ['-p' + proc], ['--proc', proc],
                     ['--proc=' + proc]):
-            r = run([ptquery, 'maps'] + opt + [target] + queries)
+            r = run(ptq + ['maps'] + opt + [target] + queries)
             outs.add((r.returncode, r.stdout, r.stderr))
         if len(outs) != 1:
             fail('the spellings of --proc differ: %r' % outs)
