@@ -56,7 +56,8 @@
 
 static const char exit_help[] =
 	"Exit status: 0 answered; 1 bad input (\"FILE:LINE: expected ...\"),\n"
-	"an unreadable file, or no process could be read; 2 bad command line.\n";
+	"an unreadable file, or no process could be read; 2 bad command\n"
+	"line.\n";
 
 static const char intervals_help[] =
 	"usage: ptquery intervals FILE QUERY...\n"
@@ -82,11 +83,11 @@ static const char maps_help[] =
 	"\n"
 	"  -p, --proc DIR  read DIR/PID/maps and DIR/PID/comm, a saved /proc,\n"
 	"                  instead of /proc (which leaves ptquery itself out)\n"
-	"  -j, --json      one JSON object per hit and line (JSON Lines), no\n"
-	"                  header: query, pid, comm, start, end, perms, pgoff,\n"
-	"                  pages (first and last page matched) and addr (where\n"
-	"                  the first of them is mapped); addresses are \"0x...\"\n"
-	"                  strings, the other numbers decimal\n"
+	"  -j, --json      one JSON object per hit and line (JSON Lines),\n"
+	"                  no header: query, pid, comm, start, end, perms,\n"
+	"                  pgoff, pages (first and last page matched) and\n"
+	"                  addr (where the first of them is mapped);\n"
+	"                  addresses are \"0x...\" strings, numbers decimal\n"
 	"  -h, --help      this text\n"
 	"  -V, --version   ptquery's version\n"
 	"\n"
@@ -430,7 +431,7 @@ struct scan {
 	dev_t dev;
 	ino_t ino;
 	unsigned long page_size;
-	long skip_pid;		/* ptquery itself on the live /proc, or -1 */
+	long skip_pid;		/* ptquery on the live /proc, or -1 */
 
 	struct process *procs;
 	size_t nr_procs, cap_procs;
@@ -611,7 +612,8 @@ static void summarise(const struct scan *s)
 			s->first_failure ? s->first_failure : "?");
 	if (s->vanished)
 		fprintf(stderr, "ptquery: %lu %s exited while being read\n",
-			s->vanished, plural(s->vanished, "process", "processes"));
+			s->vanished,
+			plural(s->vanished, "process", "processes"));
 	if (s->malformed)
 		fprintf(stderr, "ptquery: %lu malformed maps %s skipped, first %s\n",
 			s->malformed, plural(s->malformed, "line", "lines"),

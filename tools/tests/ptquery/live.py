@@ -67,15 +67,27 @@ def dev_ino(path):
 
 
 def wait_mapped(pid, path, timeout=10):
+    """Until @pid maps @path and is asleep with its maps settled.
+
+    The dynamic loader maps a library in several steps (reserve, map,
+    mprotect), so seeing the path is not enough: the process must be
+    sleeping ('S') with the same maps twice, 100 ms apart.
+    """
     deadline = time.time() + timeout
+    last = None
     while time.time() < deadline:
         try:
             with open('/proc/%d/maps' % pid, 'rb') as f:
-                if path.encode() in f.read():
-                    return
+                maps = f.read()
+            with open('/proc/%d/stat' % pid) as f:
+                state = f.read().rsplit(')', 1)[1].split()[0]
         except OSError:
-            pass
-        time.sleep(0.05)
+            maps, state = None, None
+        if maps and path.encode() in maps and state == 'S' and \
+           maps == last:
+            return
+        last = maps
+        time.sleep(0.1)
     fail('process %d did not map %s within %d s' % (pid, path, timeout))
 
 
