@@ -251,8 +251,8 @@ def case_nonroot(ptquery):
         print('SKIP: needs root and setpriv, to run ptquery as nobody')
         sys.exit(77)
     nobody = ['setpriv', '--reuid=65534', '--regid=65534', '--clear-groups']
-    if subprocess.run(nobody + wrap.command(ptquery) + ['--version'],
-                      capture_output=True).returncode != 0:
+    # a private build directory is no failure of ptquery's
+    if subprocess.run(nobody + ['test', '-x', ptquery]).returncode != 0:
         print('SKIP: nobody cannot run %s (its directory is private)'
               % ptquery)
         sys.exit(77)
