@@ -51,9 +51,39 @@
 
 #include <stddef.h>
 
+/*
+ * The version of these declarations.  meson.build's project version is
+ * the one source: configuring fails when these disagree with it, and the
+ * unit test "version" checks them and priotree_version() against it.
+ */
+#define PRIOTREE_VERSION_MAJOR	0
+#define PRIOTREE_VERSION_MINOR	2
+#define PRIOTREE_VERSION_PATCH	0
+
+/* For "#if PRIOTREE_VERSION >= PRIOTREE_VERSION_OF(0, 2, 0)". */
+#define PRIOTREE_VERSION_OF(major, minor, patch) \
+	(((major) << 16) | ((minor) << 8) | (patch))
+#define PRIOTREE_VERSION \
+	PRIOTREE_VERSION_OF(PRIOTREE_VERSION_MAJOR, PRIOTREE_VERSION_MINOR, \
+			    PRIOTREE_VERSION_PATCH)
+
 #ifdef __cplusplus
 extern "C" {
 #endif
+
+/**
+ * priotree_version() - version of the library running the program
+ *
+ * Unlike the PRIOTREE_VERSION_* macros, which give the version of the
+ * header the program was compiled with, this is the version of the shared
+ * library it is linked with at run time.  Since 0.2.0.  Cost: O(1).
+ *
+ * Example:
+ *	printf("libpriotree %s\n", priotree_version());
+ *
+ * Return: "MAJOR.MINOR.PATCH", a static string.
+ */
+const char *priotree_version(void);
 
 struct priotree;
 

@@ -68,7 +68,7 @@ struct priotree {
 	 */
 	const struct pt_entry	*cursor;
 	unsigned long		cursor_query;
-	unsigned long		zombie_query;	/* query whose removal left zombies */
+	unsigned long		zombie_query;	/* whose removal left zombies */
 	unsigned long		queries;	/* query ids handed out */
 };
 
@@ -101,7 +101,7 @@ static inline struct pt_range *to_range(struct prio_tree_node *node)
 	return node ? container_of(node, struct pt_range, node) : NULL;
 }
 
-static inline uint64_t pt_mix(uint64_t x)
+static inline uint64_t hash_mix(uint64_t x)
 {
 	x ^= x >> 33;
 	x *= 0xff51afd7ed558ccdULL;
@@ -111,22 +111,22 @@ static inline uint64_t pt_mix(uint64_t x)
 	return x;
 }
 
-static size_t pt_bucket(const struct priotree *pt, unsigned long start,
+static size_t bucket_of(const struct priotree *pt, unsigned long start,
 			unsigned long last, const void *item)
 {
-	uint64_t h = pt_mix((uintptr_t)item);
+	uint64_t h = hash_mix((uintptr_t)item);
 
-	h = pt_mix(h ^ last);
-	h = pt_mix(h ^ start);
+	h = hash_mix(h ^ last);
+	h = hash_mix(h ^ start);
 	return (size_t)h & (pt->nr_buckets - 1);
 }
 
 /* The link that points at the entry of the triple, or at the NULL ending
  * its bucket's chain when there is no such entry. */
-static struct pt_entry **pt_find(struct priotree *pt, unsigned long start,
+static struct pt_entry **find_entry(struct priotree *pt, unsigned long start,
 				 unsigned long last, const void *item)
 {
-	struct pt_entry **link = &pt->buckets[pt_bucket(pt, start, last, item)];
+	struct pt_entry **link = &pt->buckets[bucket_of(pt, start, last, item)];
 	struct pt_entry *entry;
 
 	for (; (entry = *link); link = &entry->hash_next)
@@ -138,7 +138,7 @@ static struct pt_entry **pt_find(struct priotree *pt, unsigned long start,
 
 /* Double the table when it is fuller than one entry a bucket; O(n), and
  * so O(1) amortised per insert.  Failure leaves the table as it was. */
-static void pt_grow(struct priotree *pt)
+static void grow_table(struct priotree *pt)
 {
 	size_t nr = pt->nr_buckets * 2, old_nr, i;
 	struct pt_entry **buckets, **old, *entry, *next;
@@ -159,7 +159,7 @@ static void pt_grow(struct priotree *pt)
 
 			next = entry->hash_next;
 			r = entry->range;
-			b = pt_bucket(pt, r->node.start, r->node.last,
+			b = bucket_of(pt, r->node.start, r->node.last,
 				      entry->item);
 			entry->hash_next = pt->buckets[b];
 			pt->buckets[b] = entry;
@@ -169,7 +169,7 @@ static void pt_grow(struct priotree *pt)
 }
 
 /* Take the emptied ranges out of the tree: every open query ends. */
-static void pt_reap(struct priotree *pt)
+static void reap_zombies(struct priotree *pt)
 {
 	struct pt_range *range;
 
@@ -179,6 +179,19 @@ static void pt_reap(struct priotree *pt)
 		kfree(range);
 	}
 }
+
+#define PT_STRINGIFY(x)	#x
+#define PT_VERSION_STRING(major, minor, patch) \
+	PT_STRINGIFY(major) "." PT_STRINGIFY(minor) "." PT_STRINGIFY(patch)
+
+const char *priotree_version(void)
+{
+	/* the header this file was built with: the library's version */
+	return PT_VERSION_STRING(PRIOTREE_VERSION_MAJOR,
+				 PRIOTREE_VERSION_MINOR,
+				 PRIOTREE_VERSION_PATCH);
+}
+EXPORT_SYMBOL(priotree_version);
 
 struct priotree *priotree_new(void)
 {
@@ -227,9 +240,9 @@ int priotree_insert(struct priotree *pt, unsigned long start,
 
 	if (!pt || start > last)
 		return -EINVAL;
-	pt_reap(pt);
+	reap_zombies(pt);
 
-	link = pt_find(pt, start, last, item);
+	link = find_entry(pt, start, last, item);
 	if (*link) {
 		(*link)->copies++;
 		pt->count++;
@@ -260,12 +273,12 @@ int priotree_insert(struct priotree *pt, unsigned long start,
 	}
 	entry->range = range;
 	list_add_tail(&entry->link, &range->entries);
-	/* *link is the NULL ending the chain: nothing moved since pt_find() */
+	/* *link still ends the chain: nothing moved since find_entry() */
 	entry->hash_next = NULL;
 	*link = entry;
 	pt->nr_entries++;
 	pt->count++;
-	pt_grow(pt);
+	grow_table(pt);
 	return 0;
 }
 EXPORT_SYMBOL(priotree_insert);
@@ -279,7 +292,7 @@ int priotree_remove(struct priotree *pt, unsigned long start,
 
 	if (!pt || start > last)
 		return -EINVAL;
-	link = pt_find(pt, start, last, item);
+	link = find_entry(pt, start, last, item);
 	entry = *link;
 	if (!entry)
 		return -ENOENT;
@@ -287,7 +300,7 @@ int priotree_remove(struct priotree *pt, unsigned long start,
 	/* anything but the hit just returned ends every query: reap */
 	in_query = entry == pt->cursor;
 	if (!in_query)
-		pt_reap(pt);
+		reap_zombies(pt);
 
 	pt->count--;
 	if (--entry->copies)
@@ -376,7 +389,7 @@ int priotree_next(struct priotree_iter *it, struct priotree_hit *hit)
 		}
 		/* exhausted: the zombies this query left can go now */
 		if (pt->zombies && pt->zombie_query == q->id)
-			pt_reap(pt);
+			reap_zombies(pt);
 		if (pt->cursor_query == q->id)
 			pt->cursor = NULL;
 	}
@@ -407,7 +420,7 @@ int priotree_foreach(struct priotree *pt, unsigned long first,
 }
 EXPORT_SYMBOL(priotree_foreach);
 
-#define pt_fail(msg, len, ...)						\
+#define fail_check(msg, len, ...)					\
 ({									\
 	if ((msg) && (len))						\
 		snprintf((msg), (len), __VA_ARGS__);			\
@@ -440,18 +453,20 @@ int priotree_check(const struct priotree *pt, char *msg, size_t len)
 	     node = prio_tree_next(root, &iter, 0, ULONG_MAX)) {
 		range = to_range(node);
 		if (list_empty(&range->entries) != range->zombie)
-			return pt_fail(msg, len, "interval [%lu, %lu] %s",
-				       node->start, node->last, range->zombie ?
-				       "is a zombie with entries" :
-				       "has no entries");
+			return fail_check(msg, len, "interval [%lu, %lu] %s",
+					  node->start, node->last,
+					  range->zombie ?
+					  "is a zombie with entries" :
+					  "has no entries");
 		zombies += range->zombie;
 		list_for_each_entry(entry, &range->entries, link) {
-			link = pt_find((struct priotree *)pt, node->start,
-				       node->last, entry->item);
+			link = find_entry((struct priotree *)pt, node->start,
+					  node->last, entry->item);
 			if (*link != entry || entry->range != range ||
 			    !entry->copies)
-				return pt_fail(msg, len, "entry of [%lu, %lu] not hashed as itself",
-					       node->start, node->last);
+				return fail_check(msg, len,
+					"entry of [%lu, %lu] not hashed as itself",
+					node->start, node->last);
 			entries++;
 			copies += entry->copies;
 		}
@@ -459,13 +474,16 @@ int priotree_check(const struct priotree *pt, char *msg, size_t len)
 	for (range = pt->zombies; range; range = range->next_zombie)
 		zombies--;
 	if (zombies)
-		return pt_fail(msg, len, "zombie list disagrees with the tree");
+		return fail_check(msg, len,
+				  "zombie list disagrees with the tree");
 	if (entries != pt->nr_entries)
-		return pt_fail(msg, len, "%zu entries counted, tree holds %zu",
-			       pt->nr_entries, entries);
+		return fail_check(msg, len,
+				  "%zu entries counted, tree holds %zu",
+				  pt->nr_entries, entries);
 	if (copies != pt->count)
-		return pt_fail(msg, len, "count says %zu entries, tree holds %zu",
-			       pt->count, copies);
+		return fail_check(msg, len,
+				  "count says %zu entries, tree holds %zu",
+				  pt->count, copies);
 	return 0;
 }
 EXPORT_SYMBOL(priotree_check);
