@@ -268,7 +268,7 @@ static int cmd_gen(int argc, char **argv)
 			seeded = true;
 			break;
 		case 'v':
-			/* rmap-test's -v and -vv: verbosity, meaningless here */
+			/* rmap-test's -v and -vv: verbosity, no use here */
 			break;
 		case '?':
 		case ':':
