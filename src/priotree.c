@@ -356,6 +356,15 @@ int priotree_query(struct priotree *pt, unsigned long first,
 }
 EXPORT_SYMBOL(priotree_query);
 
+/* @q is done with the tree: the zombies it left can go now. */
+static void end_query(struct priotree *pt, const struct pt_query *q)
+{
+	if (pt->zombies && pt->zombie_query == q->id)
+		reap_zombies(pt);
+	if (pt->cursor_query == q->id)
+		pt->cursor = NULL;
+}
+
 int priotree_next(struct priotree_iter *it, struct priotree_hit *hit)
 {
 	struct pt_query *q = (struct pt_query *)it;
@@ -387,11 +396,7 @@ int priotree_next(struct priotree_iter *it, struct priotree_hit *hit)
 			q->pos = range->entries.next;
 			continue;
 		}
-		/* exhausted: the zombies this query left can go now */
-		if (pt->zombies && pt->zombie_query == q->id)
-			reap_zombies(pt);
-		if (pt->cursor_query == q->id)
-			pt->cursor = NULL;
+		end_query(pt, q);
 	}
 	return 0;
 }
@@ -413,8 +418,11 @@ int priotree_foreach(struct priotree *pt, unsigned long first,
 		return ret;
 	while (priotree_next(&it, &hit) > 0) {
 		ret = fn(&hit, arg);
-		if (ret)
+		if (ret) {
+			/* the walk stops here, and so does its query */
+			end_query(pt, (struct pt_query *)&it);
 			return ret;
+		}
 	}
 	return 0;
 }
