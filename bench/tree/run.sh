@@ -2,13 +2,14 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # run.sh --all OUTDIR [BUILDDIR]: the whole tree benchmark, one command.
-#   1. wall time: every workload, then the scaling series n = 10^3 .. 10^7,
+#   1. time: every workload, and the scaling series n = 10^3 .. 10^7,
 #      each one ptbench process (all subjects interleaved and rotated,
-#      medians of RUNS runs; at 10^7 a subject whose run takes longer
-#      than CAP seconds stops after that run)              -> OUTDIR/ns.csv
+#      medians of RUNS runs of thread CPU time; a subject whose run takes
+#      longer than CAP seconds stops after that run, which only happens
+#      at 10^7)                                            -> OUTDIR/ns.csv
 #   2. instructions: the same workloads and n up to 10^6, one ptbench
-#      --callgrind process each under callgrind, two at a time
-#                                                          -> OUTDIR/ir.csv
+#      --callgrind process each under callgrind           -> OUTDIR/ir.csv
+#   Steps 1 and 2 run as JOBS processes at a time.
 #   3. report.py: the tables and the log-log plots          -> OUTDIR/*.md,
 #      OUTDIR/*.png; and, when OUTDIR is the source tree's docs/bench-tree,
 #      the generated block of docs/benchmarks.md
@@ -17,7 +18,7 @@
 # run.sh BUILDDIR: the quick look, every workload once, 5 runs.
 #
 # Environment: WORKLOADS, RUNS (5), CAP (10 s), SCALE (1000 ... 10000000),
-# CG_SCALE (1000 ... 1000000), JOBS (2 callgrind processes at a time).
+# CG_SCALE (1000 ... 1000000), JOBS (4 processes at a time).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 src=$(cd "$here/../.." && pwd)
@@ -39,7 +40,7 @@ RUNS=${RUNS:-5}
 CAP=${CAP:-10}
 SCALE=${SCALE:-"1000 10000 100000 1000000 10000000"}
 CG_SCALE=${CG_SCALE:-"1000 10000 100000 1000000"}
-JOBS=${JOBS:-2}
+JOBS=${JOBS:-4}
 
 # (the meson run_target has built it already, and holds the build dir)
 [ -n "${PTBENCH_BUILT:-}" ] || ninja -C "$build" bench/tree/ptbench >/dev/null
@@ -56,64 +57,79 @@ log=$out/run.log
 	echo "compiler: $(cc --version | head -1), meson buildtype $(meson introspect --buildoptions "$build" | python3 -c 'import json,sys; print([o["value"] for o in json.load(sys.stdin) if o["name"]=="buildtype"][0])')"
 	echo "library: $(git -C "$src" log -1 --format='%h %s' -- src include 2>/dev/null)"
 	echo "load average at start: $(cut -d' ' -f1-3 /proc/loadavg)"
-	echo "runs: $RUNS, cap at 10^7: $CAP s"
+	echo "runs: $RUNS per point (medians of thread CPU time), cap per run: $CAP s, $JOBS jobs at a time"
 } > "$out/machine.txt"
 
-echo "workload,n,queries,subject,runs,insert_ns,query_ns,remove_ns,hits_per_query,visits_per_query,vhits_per_query,log2n_plus_m" > "$out/ns.csv"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
 
-# 1. wall time, one process at a time
-for w in $workloads; do
-	runs=$RUNS
-	[ "$w" = itest ] && runs=$((RUNS > 21 ? RUNS : 21))
-	echo "== $w" | tee -a "$log"
-	nice "$ptbench" --workload "$w" --runs "$runs" --csv "$out/ns.csv" | tee -a "$log"
-done
-for n in $SCALE; do
-	echo "== scale $n" | tee -a "$log"
-	nice "$ptbench" --workload scale --n "$n" --runs "$RUNS" --cap "$CAP" \
-		--csv "$out/ns.csv" 2>&1 | tee -a "$log"
-	[ "${PIPESTATUS[0]}" = 0 ] || exit 1
-done
-
-# 2. instructions, JOBS processes at a time
-cg=$(mktemp -d)
-trap 'rm -rf "$cg"' EXIT
-cg_one() {	# TAG ARGS...
-	local tag=$1
-	shift
-	mkdir -p "$cg/$tag"
-	nice valgrind --tool=callgrind --instr-atstart=no \
-		--callgrind-out-file="$cg/$tag/cg.out" \
-		"$ptbench" --callgrind "$@" > "$cg/$tag/stdout" 2> "$cg/$tag/stderr" ||
-		{ echo "callgrind $tag failed:" >&2; cat "$cg/$tag/stderr" >&2; return 1; }
+# One job: wall time (ns) or callgrind (cg) of one workload or scale point.
+# A job killed by a signal (an n = 10^7 point given up on) is left out of
+# the report with a warning; a job that fails (subjects disagreeing on the
+# hits) fails run.sh.
+job() {	# KIND TAG PTBENCH-ARGS...
+	local kind=$1 tag=$2 rc=0
+	shift 2
+	if [ "$kind" = ns ]; then
+		nice "$ptbench" "$@" --runs "$RUNS" --cap "$CAP" \
+			--csv "$tmp/ns-$tag.csv" > "$tmp/ns-$tag.log" 2>&1 || rc=$?
+	else
+		mkdir -p "$tmp/cg-$tag"
+		nice valgrind --tool=callgrind --instr-atstart=no \
+			--callgrind-out-file="$tmp/cg-$tag/cg.out" \
+			"$ptbench" --callgrind "$@" > "$tmp/cg-$tag.log" 2>&1 || rc=$?
+	fi
+	if [ "$rc" -gt 128 ]; then
+		echo "run.sh: $kind $tag killed (signal $((rc - 128))): left out" >&2
+		rm -rf "$tmp/ns-$tag.csv" "$tmp/cg-$tag"
+	elif [ "$rc" != 0 ]; then
+		echo "run.sh: $kind $tag FAILED:" >&2
+		cat "$tmp/$kind-$tag.log" >&2
+		touch "$tmp/failed"
+	fi
 }
-jobs_list=()
-for w in $workloads; do
-	jobs_list+=("$w --workload $w")
+
+# the biggest first, so they are not the last ones running
+list=()
+for n in $SCALE; do
+	list=("ns scale$n --workload scale --n $n" "${list[@]}")
 done
 for n in $CG_SCALE; do
-	jobs_list+=("scale$n --workload scale --n $n")
+	list=("cg scale$n --workload scale --n $n" "${list[@]}")
 done
-pids=()
-for j in "${jobs_list[@]}"; do
+for w in $workloads; do
+	list+=("cg $w --workload $w")
+	list+=("ns $w --workload $w")
+done
+for j in "${list[@]}"; do
 	# shellcheck disable=SC2086
-	cg_one $j &
-	pids+=($!)
+	job $j &
 	while [ "$(jobs -rp | wc -l)" -ge "$JOBS" ]; do
 		sleep 1
 	done
 done
-for p in "${pids[@]}"; do
-	wait "$p"
-done
+wait
+[ ! -e "$tmp/failed" ] || exit 1
+
+echo "workload,n,queries,subject,runs,insert_ns,query_ns,remove_ns,hits_per_query,visits_per_query,vhits_per_query,log2n_plus_m" > "$out/ns.csv"
 echo "workload,n,subject,phase,ops,ir" > "$out/ir.csv"
-for d in "$cg"/*/; do
+for w in $workloads; do
+	[ -e "$tmp/ns-$w.csv" ] && cat "$tmp/ns-$w.csv" >> "$out/ns.csv"
+	cat "$tmp/ns-$w.log" >> "$log"
+done
+for n in $SCALE; do
+	[ -e "$tmp/ns-scale$n.csv" ] && cat "$tmp/ns-scale$n.csv" >> "$out/ns.csv"
+	cat "$tmp/ns-scale$n.log" >> "$log"
+done
+for d in "$tmp"/cg-*/; do
+	[ -d "$d" ] || continue
 	awk '/^desc: Trigger: Client Request: ptbench / {
 		w = $6; n = $7; s = $8; p = $9; o = $10 }
 	     /^totals:/ { if (w != "") print w "," n "," s "," p "," o "," $2; w = "" }' \
 		"$d"/cg.out.*
 done | sort -t, -k1,1 -k2,2n -k3,3 -k4,4 >> "$out/ir.csv"
-echo "== callgrind: $(($(wc -l < "$out/ir.csv") - 1)) phases" | tee -a "$log"
+echo "callgrind: $(($(wc -l < "$out/ir.csv") - 1)) phases" >> "$log"
+echo "load average at end: $(cut -d' ' -f1-3 /proc/loadavg)" >> "$out/machine.txt"
 
 # 3. tables and plots
 doc=
