@@ -201,8 +201,9 @@ def main():
         machine = f.read().strip().splitlines()
     block = [BEGIN, '', 'The committed run:', '']
     block += [f'- {m}' for m in machine]
-    block += ['', '![ns/op against n](bench-tree/scale-ns.png)', '',
-              '![instructions/op against n](bench-tree/scale-ir.png)', '',
+    rel = os.path.relpath(out, os.path.dirname(os.path.abspath(doc)))
+    block += ['', f'![ns/op against n]({rel}/scale-ns.png)', '',
+              f'![instructions/op against n]({rel}/scale-ir.png)', '',
               text, END]
     with open(doc) as f:
         body = f.read()

@@ -11,8 +11,8 @@
 #      --callgrind process each under callgrind           -> OUTDIR/ir.csv
 #   Steps 1 and 2 run as JOBS processes at a time.
 #   3. report.py: the tables and the log-log plots          -> OUTDIR/*.md,
-#      OUTDIR/*.png; and, when OUTDIR is the source tree's docs/bench-tree,
-#      the generated block of docs/benchmarks.md
+#      OUTDIR/*.png; and, when OUTDIR is the source tree's
+#      bench/tree/results, the generated block of docs/benchmarks.md
 # Any ptbench failing (subjects disagreeing on hits) fails run.sh.
 #
 # run.sh BUILDDIR: the quick look, every workload once, 5 runs.
@@ -133,5 +133,5 @@ echo "load average at end: $(cut -d' ' -f1-3 /proc/loadavg)" >> "$out/machine.tx
 
 # 3. tables and plots
 doc=
-[ "$out" = "$src/docs/bench-tree" ] && doc=$src/docs/benchmarks.md
+[ "$out" = "$src/bench/tree/results" ] && doc=$src/docs/benchmarks.md
 python3 "$here/report.py" "$out" $doc
