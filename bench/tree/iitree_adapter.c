@@ -114,7 +114,8 @@ static void ii_search(struct ii_q *q, unsigned long i, unsigned long k)
 			return;
 		}
 		ii_search(q, i - (1UL << (k - 1)), k - 1);
-		if (i >= ix->n)		/* the right subtree is all empty */
+		/* the right subtree is all empty nodes */
+		if (i >= ix->n)
 			return;
 		e = &ix->a[i];
 		if (e->start > q->last)

@@ -173,7 +173,7 @@ static void itree_destroy(void *p)
 
 const struct bench_ops itree_ops = {
 	.name = "itree",
-	.what = "Linux 6.1 interval tree, inlined (static INTERVAL_TREE_DEFINE)",
+	.what = "Linux 6.1 interval tree, inlined (static, this file)",
 	.create = itree_create,
 	.insert = itree_insert,
 	.remove = itree_remove,

@@ -76,7 +76,7 @@ struct workload {
 	unsigned long nr;		/* intervals */
 	unsigned long *start, *last;
 	unsigned long nr_queries;	/* distinct queries */
-	unsigned long repeat;		/* times the query set is searched */
+	unsigned long repeat;		/* searches of the query set */
 	unsigned long *qfirst, *qlast;
 	unsigned long *remove_order;
 };
@@ -238,7 +238,7 @@ struct subject {
 	int capped;			/* a run took longer than --cap */
 	double t[NR_PHASES][MAX_RUNS];	/* seconds per phase and run */
 	unsigned long hits, sum;
-	double visits, vhits;		/* per sampled query; visits < 0: n/a */
+	double visits, vhits;		/* per query sampled; < 0: n/a */
 };
 
 static int callgrind;
