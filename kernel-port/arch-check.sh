@@ -115,6 +115,22 @@ priotree_objs() {
 		sed -n 's|^\(.*\)\.o$|lib/priotree/\1.s|p'
 }
 
+# W=1 warnings that Linux 6.1 itself gives in these files, with or
+# without the patches (which change no file under arch/), as one
+# grep -E pattern per arch, or nothing.  Each names the file, the
+# function and the flag, so a new warning in the same file still fails.
+#
+# arm: asm/cacheflush.h declares __flush_anon_page() inside the inline
+# flush_anon_page(), not at file scope, so its definition in flush.c
+# has "no previous prototype" (-Wmissing-prototypes is W=1 in 6.1).
+known_warnings() {
+	case $1 in
+	arm)
+		printf "%s\n" "arch/arm/mm/flush\\.c:[0-9]+:[0-9]+: warning: no previous prototype for function '__flush_anon_page' \\[-Wmissing-prototypes\\]"
+		;;
+	esac
+}
+
 # check_one NAME: configure, prepare and compile one arch
 check_one() {
 	name=$1
@@ -182,9 +198,19 @@ check_one() {
 		cat "$objdir/w1.log" >&2
 		die "$name: W=1 compile failed: $objdir/w1.log"
 	}
-	if grep -E 'warning:|error:' "$objdir/w1.log" >/dev/null; then
+	# warnings of stock 6.1 that the patches do not cause (known_warnings)
+	# are shown, not counted; any other warning or error fails
+	known=$(known_warnings "$name")
+	grep -E 'warning:|error:' "$objdir/w1.log" >"$objdir/w1.warnings" || true
+	if [ -n "$known" ]; then
+		grep -E "$known" "$objdir/w1.warnings" | sed 's/^/arch-check.sh: stock 6.1, ignored: /' >&2 || true
+		grep -vE "$known" "$objdir/w1.warnings" >"$objdir/w1.new" || true
+	else
+		cp "$objdir/w1.warnings" "$objdir/w1.new"
+	fi
+	if [ -s "$objdir/w1.new" ]; then
 		cat "$objdir/w1.log" >&2
-		die "$name: W=1 warnings (above): $objdir/w1.log"
+		die "$name: W=1 warnings (above): $(cat "$objdir/w1.new" | tr '\n' ' ')"
 	fi
 	for f in $files; do
 		[ -s "$objdir/$f" ] || die "$name: the W=1 build did not compile $f"
