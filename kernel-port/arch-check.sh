@@ -159,15 +159,18 @@ check_one() {
 		die "unknown arch $name (arm, parisc or nommu)"
 		;;
 	esac
+	pt=$(priotree_objs)
+	[ -n "$pt" ] ||
+		die "no obj-\$(CONFIG_PRIO_TREE) objects in $tree/lib/priotree/Makefile"
 	# users: the .s files that must walk i_mmap on the prio tree
 	case $name in
 	arm)
 		users="arch/arm/mm/fault-armv.s arch/arm/mm/flush.s"
-		files="$users mm/interval_tree.s $(priotree_objs)"
+		files="$users mm/interval_tree.s $pt"
 		;;
 	parisc)
 		users="arch/parisc/kernel/cache.s"
-		files="$users mm/interval_tree.s $(priotree_objs)"
+		files="$users mm/interval_tree.s $pt"
 		;;
 	nommu)
 		users=
