@@ -535,8 +535,8 @@ static bool iter_descend(struct prio_tree_iter *iter, bool right,
 
 	iter->cur = child;
 	iter->value = value;
-	iter->r_index = r;
-	iter->h_index = h;
+	iter->cur_radix = r;
+	iter->cur_heap = h;
 	if (iter->size_level) {
 		iter->size_level++;
 		iter->mask >>= 1;
@@ -614,7 +614,7 @@ struct prio_tree_node *prio_tree_next(struct prio_tree_root *root,
 		return NULL;
 	BUG_ON(iter->root != root);
 	while ((node = iter_step(iter, begin, end)))
-		if (iter->r_index <= end)
+		if (iter->cur_radix <= end)
 			return node;
 	iter->cur = NULL;
 	return NULL;
@@ -652,12 +652,12 @@ struct prio_tree_node *prio_tree_first(struct prio_tree_root *root,
 
 	iter->cur = root->prio_tree_node;
 	iter->mask = 1UL << (root->index_bits - 1);
-	get_index(root, iter->cur, &iter->r_index, &iter->h_index);
-	if (iter->h_index < begin) {
+	get_index(root, iter->cur, &iter->cur_radix, &iter->cur_heap);
+	if (iter->cur_heap < begin) {
 		iter->cur = NULL;
 		return NULL;
 	}
-	if (iter->r_index <= end)
+	if (iter->cur_radix <= end)
 		return iter->cur;
 	return prio_tree_next(root, iter, begin, end);
 }

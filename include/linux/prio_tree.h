@@ -81,7 +81,9 @@ struct prio_tree_root {
 };
 
 /*
- * Query state.  While the walk stands on @cur at depth d:
+ * Query state.  While the walk stands on @cur at depth d, @cur_radix and
+ * @cur_heap hold cur's key (not the query's bounds, unlike the
+ * r_index/h_index of Linux 2.6.10-3.6):
  *   radix levels (d < index_bits): size_level == 0, @mask is the radix bit
  *   that cur's children branch on, @value holds the radix bits its path
  *   has fixed so far (all lower bits zero);
@@ -96,8 +98,8 @@ struct prio_tree_iter {
 	int			size_level;
 
 	struct prio_tree_root	*root;
-	unsigned long		r_index;
-	unsigned long		h_index;
+	unsigned long		cur_radix;
+	unsigned long		cur_heap;
 };
 
 #define PRIO_TREE_ROOT_INIT		{ NULL, 1, 0 }
