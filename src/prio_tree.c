@@ -132,6 +132,83 @@ static inline void set_child(struct prio_tree_node *parent, bool right,
 }
 
 /*
+ * The one full pre-order walk (the debug-only membership test and the
+ * checker both use it).  It carries the path spelled from the root to
+ * @cur: @depth, the radix bits fixed in the radix levels (@path_radix) and
+ * the size bits fixed in the size levels (@path_size), as (2) and (3)
+ * define them.
+ */
+struct preorder {
+	const struct prio_tree_root	*root;
+	const struct prio_tree_node	*cur;
+	unsigned int			depth;
+	unsigned long			path_radix;
+	unsigned long			path_size;
+};
+
+static void preorder_start(struct preorder *w,
+			   const struct prio_tree_root *root)
+{
+	w->root = root;
+	w->cur = root->prio_tree_node;
+	w->depth = 0;
+	w->path_radix = 0;
+	w->path_size = 0;
+}
+
+static void preorder_down(struct preorder *w, bool right)
+{
+	unsigned int bits = w->root->index_bits, d = w->depth;
+
+	if (right && d < bits)
+		w->path_radix |= 1UL << (bits - 1 - d);
+	else if (right && d - bits < BITS_PER_LONG)
+		w->path_size |= 1UL << (BITS_PER_LONG - 1 - (d - bits));
+	w->depth++;
+	w->cur = right ? w->cur->right : w->cur->left;
+}
+
+static void preorder_up(struct preorder *w)
+{
+	unsigned int bits = w->root->index_bits, d = --w->depth;
+
+	if (d < bits)
+		w->path_radix &= ~(1UL << (bits - 1 - d));
+	else if (d - bits < BITS_PER_LONG)
+		w->path_size &= ~(1UL << (BITS_PER_LONG - 1 - (d - bits)));
+	w->cur = w->cur->parent;
+}
+
+/*
+ * Step to the node after w->cur in pre-order.  Return: false at the end
+ * of the walk (w->cur is then the root again).  Follows only links whose
+ * back pointer agrees, which the checker tests (5) before it steps on.
+ */
+static bool preorder_next(struct preorder *w)
+{
+	const struct prio_tree_node *from;
+
+	if (!prio_tree_left_empty(w->cur)) {
+		preorder_down(w, false);
+		return true;
+	}
+	if (!prio_tree_right_empty(w->cur)) {
+		preorder_down(w, true);
+		return true;
+	}
+	/* climb until we leave a left child that has a right sibling */
+	while (!prio_tree_root(w->cur)) {
+		from = w->cur;
+		preorder_up(w);
+		if (w->cur->left == from && !prio_tree_right_empty(w->cur)) {
+			preorder_down(w, true);
+			return true;
+		}
+	}
+	return false;
+}
+
+/*
  * Debug-only: is @node linked into @root?  Walks the whole tree, because
  * a node that was never inserted may hold anything, and only pointer
  * identity with a node reached from the root is trustworthy.
@@ -139,33 +216,16 @@ static inline void set_child(struct prio_tree_node *parent, bool right,
 static bool __maybe_unused prio_tree_contains(const struct prio_tree_root *root,
 					      const struct prio_tree_node *node)
 {
-	const struct prio_tree_node *cur = root->prio_tree_node, *from;
+	struct preorder w;
 
-	if (!cur)
+	preorder_start(&w, root);
+	if (!w.cur)
 		return false;
-	for (;;) {
-		if (cur == node)
+	do {
+		if (w.cur == node)
 			return true;
-		if (!prio_tree_left_empty(cur)) {
-			cur = cur->left;
-			continue;
-		}
-		if (!prio_tree_right_empty(cur)) {
-			cur = cur->right;
-			continue;
-		}
-		/* climb until we leave a left child that has a right sibling */
-		for (;;) {
-			if (prio_tree_root(cur))
-				return false;
-			from = cur;
-			cur = cur->parent;
-			if (cur->left == from && !prio_tree_right_empty(cur)) {
-				cur = cur->right;
-				break;
-			}
-		}
-	}
+	} while (preorder_next(&w));
+	return false;
 }
 
 static void prio_tree_debug_verify(const struct prio_tree_root *root)
@@ -664,15 +724,12 @@ struct prio_tree_node *prio_tree_first(struct prio_tree_root *root,
 EXPORT_SYMBOL(prio_tree_first);
 
 /*
- * The checker: one pre-order pass that carries the path (radix bits and
- * size bits spelled so far) and tests each invariant at each node.
+ * The checker: one pre-order pass (struct preorder carries the path) that
+ * tests each invariant at each node.
  */
 struct check_walk {
-	const struct prio_tree_root	*root;
+	struct preorder			walk;
 	struct prio_tree_fault		*fault;
-	unsigned int			depth;
-	unsigned long			path_radix;
-	unsigned long			path_size;
 };
 
 static int check_fail(struct check_walk *w, const char *invariant,
@@ -682,7 +739,7 @@ static int check_fail(struct check_walk *w, const char *invariant,
 	if (w->fault) {
 		w->fault->invariant = invariant;
 		w->fault->node = node;
-		w->fault->depth = w->depth;
+		w->fault->depth = w->walk.depth;
 		w->fault->radix = radix;
 		w->fault->heap = heap;
 	}
@@ -697,8 +754,8 @@ static inline unsigned long high_bits(unsigned long x, unsigned int count)
 
 static int check_node(struct check_walk *w, const struct prio_tree_node *node)
 {
-	const struct prio_tree_root *root = w->root;
-	unsigned int bits = root->index_bits, d = w->depth, j;
+	const struct prio_tree_root *root = w->walk.root;
+	unsigned int bits = root->index_bits, d = w->walk.depth, j;
 	unsigned long r, h, cr, ch;
 	const struct prio_tree_node *child;
 	int side;
@@ -713,7 +770,7 @@ static int check_node(struct check_walk *w, const struct prio_tree_node *node)
 	if (d <= bits) {
 		/* the top d of the index_bits radix bits must match the path */
 		unsigned long mine = d ? r >> (bits - d) : 0;
-		unsigned long path = d ? w->path_radix >> (bits - d) : 0;
+		unsigned long path = d ? w->walk.path_radix >> (bits - d) : 0;
 
 		if (mine != path)
 			return check_fail(w, "2 radix placement: path disagrees with radix_index",
@@ -723,10 +780,10 @@ static int check_node(struct check_walk *w, const struct prio_tree_node *node)
 		if (j > BITS_PER_LONG)
 			return check_fail(w, "3 size placement: deeper than the size levels",
 					  node, r, h);
-		if (r != w->path_radix)
+		if (r != w->walk.path_radix)
 			return check_fail(w, "3 size placement: radix differs from its size subtree",
 					  node, r, h);
-		if (high_bits(h - r, j) != high_bits(w->path_size, j))
+		if (high_bits(h - r, j) != high_bits(w->walk.path_size, j))
 			return check_fail(w, "3 size placement: path disagrees with size",
 					  node, r, h);
 	}
@@ -751,28 +808,6 @@ static int check_node(struct check_walk *w, const struct prio_tree_node *node)
 	return 0;
 }
 
-/* Record the branch taken into a child, as iter_descend() does. */
-static void check_down(struct check_walk *w, bool right)
-{
-	unsigned int bits = w->root->index_bits, d = w->depth;
-
-	if (right && d < bits)
-		w->path_radix |= 1UL << (bits - 1 - d);
-	else if (right && d - bits < BITS_PER_LONG)
-		w->path_size |= 1UL << (BITS_PER_LONG - 1 - (d - bits));
-	w->depth++;
-}
-
-static void check_up(struct check_walk *w)
-{
-	unsigned int bits = w->root->index_bits, d = --w->depth;
-
-	if (d < bits)
-		w->path_radix &= ~(1UL << (bits - 1 - d));
-	else if (d - bits < BITS_PER_LONG)
-		w->path_size &= ~(1UL << (BITS_PER_LONG - 1 - (d - bits)));
-}
-
 /**
  * prio_tree_check - verify every structural invariant of @root
  * @root: the tree
@@ -788,10 +823,11 @@ static void check_up(struct check_walk *w)
 int prio_tree_check(const struct prio_tree_root *root,
 		    struct prio_tree_fault *fault)
 {
-	struct check_walk w = { .root = root, .fault = fault };
-	const struct prio_tree_node *cur = root->prio_tree_node, *from;
+	struct check_walk w = { .fault = fault };
+	const struct prio_tree_node *cur = root->prio_tree_node;
 	int ret;
 
+	preorder_start(&w.walk, root);
 	if (root->index_bits < 1 || root->index_bits > BITS_PER_LONG)
 		return check_fail(&w, "4 bound: index_bits out of range",
 				  cur, root->index_bits, 0);
@@ -805,32 +841,11 @@ int prio_tree_check(const struct prio_tree_root *root,
 		return check_fail(&w, "5 links: root is not its own parent",
 				  cur, 0, 0);
 
-	for (;;) {
-		ret = check_node(&w, cur);
+	do {
+		ret = check_node(&w, w.walk.cur);
 		if (ret)
 			return ret;
-		if (!prio_tree_left_empty(cur)) {
-			check_down(&w, false);
-			cur = cur->left;
-			continue;
-		}
-		if (!prio_tree_right_empty(cur)) {
-			check_down(&w, true);
-			cur = cur->right;
-			continue;
-		}
-		for (;;) {
-			if (prio_tree_root(cur))
-				return 0;
-			from = cur;
-			cur = cur->parent;
-			check_up(&w);
-			if (cur->left == from && !prio_tree_right_empty(cur)) {
-				check_down(&w, true);
-				cur = cur->right;
-				break;
-			}
-		}
-	}
+	} while (preorder_next(&w.walk));
+	return 0;
 }
 EXPORT_SYMBOL(prio_tree_check);
