@@ -434,7 +434,7 @@ EXPORT_SYMBOL(prio_tree_insert);
  *
  * Return: the node, or NULL.
  */
-struct prio_tree_node *prio_tree_lookup(struct prio_tree_root *root,
+struct prio_tree_node *prio_tree_lookup(const struct prio_tree_root *root,
 					unsigned long radix_index,
 					unsigned long heap_index)
 {
@@ -664,7 +664,7 @@ static struct prio_tree_node *iter_step(struct prio_tree_iter *iter,
  * Return: the next node whose interval overlaps [@begin, @end], or NULL
  * when there is none (and on every later call).
  */
-struct prio_tree_node *prio_tree_next(struct prio_tree_root *root,
+struct prio_tree_node *prio_tree_next(const struct prio_tree_root *root,
 				      struct prio_tree_iter *iter,
 				      unsigned long begin, unsigned long end)
 {
@@ -698,7 +698,7 @@ EXPORT_SYMBOL(prio_tree_next);
  *
  * Return: the first node overlapping [@begin, @end], or NULL.
  */
-struct prio_tree_node *prio_tree_first(struct prio_tree_root *root,
+struct prio_tree_node *prio_tree_first(const struct prio_tree_root *root,
 				       struct prio_tree_iter *iter,
 				       unsigned long begin, unsigned long end)
 {
@@ -802,7 +802,7 @@ static int check_node(struct check_walk *w, const struct prio_tree_node *node)
 			return check_fail(w, "1 heap order: child ranks before its parent",
 					  child, cr, ch);
 	}
-	if (prio_tree_lookup((struct prio_tree_root *)root, r, h) != node)
+	if (prio_tree_lookup(root, r, h) != node)
 		return check_fail(w, "6 uniqueness: another node holds the same interval",
 				  node, r, h);
 	return 0;

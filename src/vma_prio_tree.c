@@ -205,7 +205,7 @@ EXPORT_SYMBOL(__vma_modify);
  *
  * Return: a vma, or NULL.  A whole query costs O(log n + m).
  */
-struct vm_area_struct *__vma_prio_tree_first(struct prio_tree_root *root,
+struct vm_area_struct *__vma_prio_tree_first(const struct prio_tree_root *root,
 					     struct prio_tree_iter *iter,
 					     unsigned long begin,
 					     unsigned long end)
@@ -230,7 +230,7 @@ EXPORT_SYMBOL(__vma_prio_tree_first);
  * Return: the next vma, or NULL when the query is done.
  */
 struct vm_area_struct *__vma_prio_tree_next(struct vm_area_struct *vma,
-					    struct prio_tree_root *root,
+					    const struct prio_tree_root *root,
 					    struct prio_tree_iter *iter,
 					    unsigned long begin,
 					    unsigned long end)
@@ -320,7 +320,6 @@ static int check_vm_set(struct vm_area_struct *vma,
 int vma_prio_tree_check(const struct prio_tree_root *root,
 			struct prio_tree_fault *fault)
 {
-	struct prio_tree_root *tree = (struct prio_tree_root *)root;
 	struct prio_tree_iter iter;
 	struct prio_tree_node *node;
 	int ret;
@@ -337,8 +336,8 @@ int vma_prio_tree_check(const struct prio_tree_root *root,
 		}
 		return -EUCLEAN;
 	}
-	for (node = prio_tree_first(tree, &iter, 0, ULONG_MAX); node;
-	     node = prio_tree_next(tree, &iter, 0, ULONG_MAX)) {
+	for (node = prio_tree_first(root, &iter, 0, ULONG_MAX); node;
+	     node = prio_tree_next(root, &iter, 0, ULONG_MAX)) {
 		ret = check_vm_set(node_vma(node), fault);
 		if (ret)
 			return ret;

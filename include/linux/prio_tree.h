@@ -97,7 +97,7 @@ struct prio_tree_iter {
 	unsigned long		value;
 	int			size_level;
 
-	struct prio_tree_root	*root;
+	const struct prio_tree_root *root;
 	unsigned long		cur_radix;
 	unsigned long		cur_heap;
 };
@@ -188,13 +188,13 @@ void prio_tree_remove(struct prio_tree_root *root,
 struct prio_tree_node *prio_tree_replace(struct prio_tree_root *root,
 					 struct prio_tree_node *old,
 					 struct prio_tree_node *node);
-struct prio_tree_node *prio_tree_lookup(struct prio_tree_root *root,
+struct prio_tree_node *prio_tree_lookup(const struct prio_tree_root *root,
 					unsigned long radix_index,
 					unsigned long heap_index);
-struct prio_tree_node *prio_tree_first(struct prio_tree_root *root,
+struct prio_tree_node *prio_tree_first(const struct prio_tree_root *root,
 				       struct prio_tree_iter *iter,
 				       unsigned long begin, unsigned long end);
-struct prio_tree_node *prio_tree_next(struct prio_tree_root *root,
+struct prio_tree_node *prio_tree_next(const struct prio_tree_root *root,
 				      struct prio_tree_iter *iter,
 				      unsigned long begin, unsigned long end);
 int prio_tree_check(const struct prio_tree_root *root,
