@@ -20,6 +20,7 @@
 #include <linux/list.h>
 #include <linux/mm.h>
 #include <linux/prio_tree.h>
+#include <linux/vma_prio_tree.h>
 #include <stdio.h>
 #include <stdlib.h>
 
