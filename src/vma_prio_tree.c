@@ -7,6 +7,7 @@
  */
 
 #include <linux/kernel.h>
+#include <linux/bug.h>
 #include <linux/errno.h>
 #include <linux/export.h>
 #include <linux/list.h>
@@ -30,8 +31,37 @@ static inline struct vm_area_struct *vm_set_entry(struct list_head *entry)
 	return list_entry(entry, struct vm_area_struct, shared.vm_set.list);
 }
 
+/*
+ * The role test reads the parent pointer through shared.both, whichever
+ * view wrote it: prio_tree_*() through shared.prio_tree_node, the vm_set
+ * code through shared.vm_set.  That holds only while the parent is the
+ * third word of every view, and while a raw node is the start of a full
+ * one (prio_tree.c reads raw nodes as struct prio_tree_node):
+ *
+ *   shared:  word 0        word 1        word 2
+ *   vm_set   list.next     list.prev     parent
+ *   raw      left          right         parent     (prio_tree_node: then
+ *   both     first         second        parent      start, last)
+ */
 static inline bool vma_is_tree_node(const struct vm_area_struct *vma)
 {
+	BUILD_BUG_ON(offsetof(struct vm_area_struct, shared.both.parent) -
+		     offsetof(struct vm_area_struct, shared) !=
+		     2 * sizeof(void *));
+	BUILD_BUG_ON(offsetof(struct vm_area_struct, shared.vm_set.parent) !=
+		     offsetof(struct vm_area_struct, shared.both.parent));
+	BUILD_BUG_ON(offsetof(struct vm_area_struct,
+			      shared.prio_tree_node.parent) !=
+		     offsetof(struct vm_area_struct, shared.both.parent));
+	BUILD_BUG_ON(offsetof(struct raw_prio_tree_node, left) !=
+		     offsetof(struct prio_tree_node, left));
+	BUILD_BUG_ON(offsetof(struct raw_prio_tree_node, right) !=
+		     offsetof(struct prio_tree_node, right));
+	BUILD_BUG_ON(offsetof(struct raw_prio_tree_node, parent) !=
+		     offsetof(struct prio_tree_node, parent));
+	BUILD_BUG_ON(sizeof(struct raw_prio_tree_node) !=
+		     offsetof(struct prio_tree_node, start));
+
 	return vma->shared.both.parent != NULL;
 }
 
