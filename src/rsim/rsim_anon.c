@@ -144,9 +144,6 @@ static struct rsim_anon_vma *rsim_neighbour_anon_vma(struct rsim_vma *v)
  * O(log vmas).
  *
  * Return: 0 or -ENOMEM.
- *
- * Example:
- *	err = rsim_anon_prepare(sim, v);
  */
 int rsim_anon_prepare(struct rsim *sim, struct rsim_vma *v)
 {
@@ -186,9 +183,6 @@ int rsim_anon_prepare(struct rsim *sim, struct rsim_vma *v)
  * to a new anon_vma of its own (anon_vma_fork()).  O(depth).
  *
  * Return: 0 or -ENOMEM (nothing linked then).
- *
- * Example:
- *	err = rsim_anon_fork_vma(sim, child_vma, vma);
  */
 int rsim_anon_fork_vma(struct rsim *sim, struct rsim_vma *child,
 		       struct rsim_vma *parent)
@@ -232,9 +226,6 @@ int rsim_anon_fork_vma(struct rsim *sim, struct rsim_vma *child,
  * anon_vma, O(depth) for anon_vma_chain (anon_vma_clone()).
  *
  * Return: 0 or -ENOMEM (nothing linked then).
- *
- * Example:
- *	err = rsim_anon_clone_vma(sim, upper, vma);
  */
 int rsim_anon_clone_vma(struct rsim *sim, struct rsim_vma *copy,
 			struct rsim_vma *orig)
@@ -263,9 +254,6 @@ int rsim_anon_clone_vma(struct rsim *sim, struct rsim_vma *copy,
  *	vmas of the same anon_vma now cover (merge)
  *
  * Frees anon_vmas left with no vma.  O(1) or O(depth).
- *
- * Example:
- *	rsim_anon_unlink_vma(sim, v);
  */
 void rsim_anon_unlink_vma(struct rsim *sim, struct rsim_vma *v)
 {
@@ -290,10 +278,6 @@ void rsim_anon_unlink_vma(struct rsim *sim, struct rsim_vma *v)
  * The anon_vma schemes refuse two different anon_vmas (which pages would
  * the merged vma's index belong to?) and a vm_pgoff that is not linear
  * across the two.  The others always agree.  O(1).
- *
- * Example:
- *	if (rsim_anon_mergeable(sim, prev, v))
- *		merge(prev, v);
  */
 bool rsim_anon_mergeable(struct rsim *sim, struct rsim_vma *prev,
 			 struct rsim_vma *next)
@@ -315,9 +299,6 @@ bool rsim_anon_mergeable(struct rsim *sim, struct rsim_vma *prev,
  * If only @dead had an anon_vma, @survivor takes it over.  O(depth).
  *
  * Return: 0 or -ENOMEM (nothing changed then).
- *
- * Example:
- *	err = rsim_anon_merge(sim, prev, v);
  */
 int rsim_anon_merge(struct rsim *sim, struct rsim_vma *survivor,
 		    struct rsim_vma *dead)
@@ -343,9 +324,6 @@ int rsim_anon_merge(struct rsim *sim, struct rsim_vma *survivor,
  * @vpn: the virtual page it is mapped at
  *
  * O(1).
- *
- * Example:
- *	rsim_anon_set_page(sim, page, v, vpn);
  */
 void rsim_anon_set_page(struct rsim *sim, struct rsim_page *page,
 			struct rsim_vma *v, unsigned long vpn)
@@ -387,9 +365,6 @@ static void rsim_anon_walk_vma(struct rsim_walk *walk, struct rsim_vma *v)
  * O(vmas linked to the page's anon_vma); anonmm O(mms in the bundle).
  * Unmapping does not change the lists walked here (anonmm's hand-on
  * changes page->mapping only within the same bundle).
- *
- * Example:
- *	rsim_anon_walk(&walk);
  */
 void rsim_anon_walk(struct rsim_walk *walk)
 {
@@ -436,9 +411,6 @@ void rsim_anon_walk(struct rsim_walk *walk)
  * O(1).  Only under the anonmm scheme.
  *
  * Return: 0 or -ENOMEM.
- *
- * Example:
- *	err = rsim_anonmm_new(sim, child, parent);
  */
 int rsim_anonmm_new(struct rsim *sim, struct rsim_mm *mm,
 		    struct rsim_mm *parent)
@@ -477,9 +449,6 @@ int rsim_anonmm_new(struct rsim *sim, struct rsim_mm *mm,
  * @mm: an mm whose ptes are all gone, so no page points at its anonmm
  *
  * O(1).  The bundle outlives its leader: it goes with its last mm.
- *
- * Example:
- *	rsim_anonmm_exit(sim, mm);
  */
 void rsim_anonmm_exit(struct rsim *sim, struct rsim_mm *mm)
 {
@@ -509,10 +478,6 @@ void rsim_anonmm_exit(struct rsim *sim, struct rsim_mm *mm)
  * page, or it would dangle once that mm exits.  If it was @mm's, look
  * through the bundle for another mm that maps the page at page->index.
  * O(mms in the bundle), counted as rmap updates of the current op.
- *
- * Example:
- *	if (page->mapcount)
- *		rsim_anonmm_hand_on(sim, page, mm);
  */
 void rsim_anonmm_hand_on(struct rsim *sim, struct rsim_page *page,
 			 struct rsim_mm *mm)
@@ -547,9 +512,6 @@ void rsim_anonmm_hand_on(struct rsim *sim, struct rsim_page *page,
  * O(1): the index must lead a walk of @v (or of @v's mm) to @vpn.
  *
  * Return: 0 or -EUCLEAN.
- *
- * Example:
- *	err = rsim_anon_check_page(sim, page, v, vpn, report);
  */
 int rsim_anon_check_page(struct rsim *sim, struct rsim_page *page,
 			 struct rsim_vma *v, unsigned long vpn,

@@ -38,9 +38,6 @@ static u64 rsim_mix64(u64 x)
  *
  * Walk results are summed, so the hash of a set does not depend on the
  * order a scheme finds its members in.  O(1).
- *
- * Example:
- *	walk->hash += rsim_mapping_hash(mm->pid, vpn);
  */
 u64 rsim_mapping_hash(unsigned long pid, unsigned long vpn)
 {
@@ -114,9 +111,6 @@ static bool rsim_streq(const char *a, const char *b)
  * @scheme: the scheme
  *
  * O(1).  Return: "pte_chain", "list" or "prio"; "?" when out of range.
- *
- * Example:
- *	pr_info("file=%s\n", rsim_file_scheme_name(RSIM_FILE_PRIO));
  */
 const char *rsim_file_scheme_name(enum rsim_file_scheme scheme)
 {
@@ -131,9 +125,6 @@ const char *rsim_file_scheme_name(enum rsim_file_scheme scheme)
  *
  * O(1).  Return: "pte_chain", "anon_vma", "anonmm" or "anon_vma_chain";
  * "?" when out of range.
- *
- * Example:
- *	pr_info("anon=%s\n", rsim_anon_scheme_name(RSIM_ANON_MM));
  */
 const char *rsim_anon_scheme_name(enum rsim_anon_scheme scheme)
 {
@@ -147,9 +138,6 @@ const char *rsim_anon_scheme_name(enum rsim_anon_scheme scheme)
  * @name: "pte_chain", "list" or "prio"
  *
  * O(1).  Return: the scheme, or -EINVAL.
- *
- * Example:
- *	int scheme = rsim_file_scheme_parse("prio");
  */
 int rsim_file_scheme_parse(const char *name)
 {
@@ -166,9 +154,6 @@ int rsim_file_scheme_parse(const char *name)
  * @name: "pte_chain", "anon_vma", "anonmm" or "anon_vma_chain"
  *
  * O(1).  Return: the scheme, or -EINVAL.
- *
- * Example:
- *	int scheme = rsim_anon_scheme_parse("anonmm");
  */
 int rsim_anon_scheme_parse(const char *name)
 {
@@ -185,9 +170,6 @@ int rsim_anon_scheme_parse(const char *name)
  * @kind: the kind
  *
  * O(1).  Return: the description, or NULL when @kind is out of range.
- *
- * Example:
- *	const struct rsim_op_desc *d = rsim_op_desc(RSIM_OP_FORK);
  */
 const struct rsim_op_desc *rsim_op_desc(enum rsim_op_kind kind)
 {
@@ -201,9 +183,6 @@ const struct rsim_op_desc *rsim_op_desc(enum rsim_op_kind kind)
  * @name: e.g. "mremap-move"
  *
  * O(RSIM_NR_OPS).  Return: the kind, or -EINVAL.
- *
- * Example:
- *	int kind = rsim_op_parse("fork");
  */
 int rsim_op_parse(const char *name)
 {
@@ -248,11 +227,6 @@ static struct rsim_file *rsim_file_find(struct rsim *sim, unsigned long id)
  *
  * O(1): three array lookups.  Return: the pte (present or not), or NULL
  * when no table covers @vpn.
- *
- * Example:
- *	pte = rsim_pte_lookup(mm, vpn);
- *	if (pte && pte->page == page)
- *		...
  */
 struct rsim_pte *rsim_pte_lookup(struct rsim_mm *mm, unsigned long vpn)
 {
@@ -443,9 +417,6 @@ static void rsim_page_written(struct rsim_page *page)
  *
  * O(1).  Counts one pte examined; if it maps the page, counts it found,
  * adds it to the walk's set and calls walk->found.
- *
- * Example:
- *	rsim_walk_visit(walk, v->mm, rsim_vma_start(v) + off);
  */
 void rsim_walk_visit(struct rsim_walk *walk, struct rsim_mm *mm,
 		     unsigned long vpn)
@@ -569,9 +540,6 @@ static void rsim_walk_twins(struct rsim *sim, struct rsim_page *page,
  *
  * O(log n): a stabbing query of the mm's address prio tree, whose
  * intervals never overlap.  Return: the vma or NULL.
- *
- * Example:
- *	v = rsim_find_vma(mm, vpn);
  */
 struct rsim_vma *rsim_find_vma(struct rsim_mm *mm, unsigned long vpn)
 {
@@ -1487,12 +1455,6 @@ static int rsim_op_page(struct rsim *sim, const struct rsim_op *op)
  * vma or no access, -ENOMEM unmapped range or no room, -EINVAL bad
  * argument), with the simulation unchanged; or -ENOMEM when memory ran
  * out, after which the simulation refuses every op with -ENOMEM.
- *
- * Example:
- *	struct rsim_op op = { RSIM_OP_FORK, { 1, 2 } };
- *
- *	if (rsim_apply(sim, &op))
- *		return -EINVAL;
  */
 int rsim_apply(struct rsim *sim, const struct rsim_op *op)
 {
@@ -1546,9 +1508,6 @@ int rsim_apply(struct rsim *sim, const struct rsim_op *op)
  *
  * O(RSIM_HASH_BUCKETS).  Return: the simulation, or NULL when out of
  * memory or a scheme is out of range.
- *
- * Example:
- *	struct rsim *sim = rsim_create(RSIM_FILE_PRIO, RSIM_ANON_VMA);
  */
 struct rsim *rsim_create(enum rsim_file_scheme file_scheme,
 			 enum rsim_anon_scheme anon_scheme)
@@ -1580,9 +1539,6 @@ struct rsim *rsim_create(enum rsim_file_scheme file_scheme,
  * @sim: the simulation, or NULL
  *
  * O(everything).  Works on a simulation broken by -ENOMEM too.
- *
- * Example:
- *	rsim_destroy(sim);
  */
 void rsim_destroy(struct rsim *sim)
 {
@@ -1617,9 +1573,6 @@ void rsim_destroy(struct rsim *sim)
  * @sim: the simulation
  *
  * O(1).  Equal under every scheme for the same ops.
- *
- * Example:
- *	pr_info("PT-DIGEST %s %016llx\n", name, rsim_digest(sim));
  */
 u64 rsim_digest(const struct rsim *sim)
 {
@@ -1631,9 +1584,6 @@ u64 rsim_digest(const struct rsim *sim)
  * @sim: the simulation
  *
  * O(1).  Return: counters owned by @sim, valid until rsim_destroy().
- *
- * Example:
- *	u64 vmas = rsim_cost(sim)->file_walk.vmas;
  */
 const struct rsim_cost *rsim_cost(const struct rsim *sim)
 {
@@ -1646,9 +1596,6 @@ const struct rsim_cost *rsim_cost(const struct rsim *sim)
  *
  * O(1).  Return: count and order-independent hash of the (pid, address)
  * set it found (for a reclaim: unmapped).
- *
- * Example:
- *	unsigned long n = rsim_last_walk(sim)->nr;
  */
 const struct rsim_walk_result *rsim_last_walk(const struct rsim *sim)
 {
@@ -1737,12 +1684,6 @@ static int rsim_verify_mm(struct rsim *sim, struct rsim_mm *mm,
  * are not counted in rsim_cost().  O(pages * walk + ptes + vmas log n).
  *
  * Return: 0, or -EUCLEAN with @report filled in.
- *
- * Example:
- *	struct rsim_report report;
- *
- *	if (rsim_verify(sim, &report))
- *		pr_err("%s\n", report.msg);
  */
 int rsim_verify(struct rsim *sim, struct rsim_report *report)
 {

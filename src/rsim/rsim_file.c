@@ -58,9 +58,6 @@ static long rsim_i_mmap_bytes(const struct rsim *sim)
  * @v: a vma with v->file set and its range final
  *
  * O(log n) for prio (__vma_prio_tree_insert), O(1) for the list.
- *
- * Example:
- *	rsim_file_link_vma(sim, v);
  */
 void rsim_file_link_vma(struct rsim *sim, struct rsim_vma *v)
 {
@@ -83,9 +80,6 @@ void rsim_file_link_vma(struct rsim *sim, struct rsim_vma *v)
  *
  * O(1): prio puts @child on @parent's vm_set list (__vma_prio_tree_add),
  * the list scheme right after @parent, as dup_mmap() does.
- *
- * Example:
- *	rsim_file_link_fork(sim, child_vma, parent_vma);
  */
 void rsim_file_link_fork(struct rsim *sim, struct rsim_vma *child,
 			 struct rsim_vma *parent)
@@ -107,9 +101,6 @@ void rsim_file_link_fork(struct rsim *sim, struct rsim_vma *child,
  * @v: a vma linked by rsim_file_link_vma() or rsim_file_link_fork()
  *
  * O(log n) for prio, O(1) for the list.
- *
- * Example:
- *	rsim_file_unlink_vma(sim, v);
  */
 void rsim_file_unlink_vma(struct rsim *sim, struct rsim_vma *v)
 {
@@ -131,9 +122,6 @@ void rsim_file_unlink_vma(struct rsim *sim, struct rsim_vma *v)
  * @pgoff: new vm_pgoff
  *
  * O(log n) for prio, O(1) otherwise.
- *
- * Example:
- *	rsim_file_modify_vma(sim, v, start, split, v->vma.vm_pgoff);
  */
 void rsim_file_modify_vma(struct rsim *sim, struct rsim_vma *v,
 			  unsigned long start, unsigned long end,
@@ -192,9 +180,6 @@ static void rsim_file_walk_list(struct rsim_walk *walk, struct list_head *l)
  * pte_chain: O(chain); list: O(vmas of the file); prio: O(log n + m).
  * Unmapping a pte changes neither i_mmap structure, so @walk->found may
  * clear ptes.
- *
- * Example:
- *	rsim_file_walk(&walk);
  */
 void rsim_file_walk(struct rsim_walk *walk)
 {
@@ -262,9 +247,6 @@ static int rsim_file_range_tree(struct rsim *sim, struct prio_tree_root *root,
  * (pte_chain and list schemes), O(log n + m) over the prio tree.
  *
  * Return: the number of vmas visited.
- *
- * Example:
- *	rsim_file_for_each_vma(sim, file, new_size, file->size - 1, zap);
  */
 int rsim_file_for_each_vma(struct rsim *sim, struct rsim_file *file,
 			   unsigned long first, unsigned long last,
@@ -296,9 +278,6 @@ int rsim_file_for_each_vma(struct rsim *sim, struct rsim_file *file,
  * vma_prio_tree_check() (invariants (1)..(8)).
  *
  * Return: 0 or -EUCLEAN.
- *
- * Example:
- *	err = rsim_file_check(sim, file, report);
  */
 int rsim_file_check(struct rsim *sim, struct rsim_file *file,
 		    struct rsim_report *report)
