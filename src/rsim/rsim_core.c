@@ -16,6 +16,8 @@
  *  - every prio tree (i_mmap, each mm's address index) passes its check.
  */
 
+#include <linux/string.h>
+
 #include "rsim_internal.h"
 
 /* ---- hashing ------------------------------------------------------------- */
@@ -97,15 +99,6 @@ static const struct rsim_op_desc rsim_op_descs[RSIM_NR_OPS] = {
 	[RSIM_OP_WALK_ADDR]	= { "walk", 2, { "pid", "addr" } },
 };
 
-static bool rsim_streq(const char *a, const char *b)
-{
-	while (*a && *a == *b) {
-		a++;
-		b++;
-	}
-	return *a == *b;
-}
-
 /**
  * rsim_file_scheme_name - printable name of a file page scheme
  * @scheme: the scheme
@@ -144,7 +137,7 @@ int rsim_file_scheme_parse(const char *name)
 	int i;
 
 	for (i = 0; i < RSIM_NR_FILE_SCHEMES; i++)
-		if (rsim_streq(name, rsim_file_names[i]))
+		if (!strcmp(name, rsim_file_names[i]))
 			return i;
 	return -EINVAL;
 }
@@ -160,7 +153,7 @@ int rsim_anon_scheme_parse(const char *name)
 	int i;
 
 	for (i = 0; i < RSIM_NR_ANON_SCHEMES; i++)
-		if (rsim_streq(name, rsim_anon_names[i]))
+		if (!strcmp(name, rsim_anon_names[i]))
 			return i;
 	return -EINVAL;
 }
@@ -189,7 +182,7 @@ int rsim_op_parse(const char *name)
 	int i;
 
 	for (i = 0; i < RSIM_NR_OPS; i++)
-		if (rsim_streq(name, rsim_op_descs[i].name))
+		if (!strcmp(name, rsim_op_descs[i].name))
 			return i;
 	return -EINVAL;
 }
