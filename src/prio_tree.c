@@ -11,6 +11,7 @@
  */
 
 #include <linux/kernel.h>
+#include <linux/bitops.h>
 #include <linux/errno.h>
 #include <linux/export.h>
 #include <linux/mm.h>
@@ -60,13 +61,14 @@ static __always_inline unsigned long maxindex(unsigned int bits)
 	return index_bits_to_maxindex[bits - 1];
 }
 
-static __always_inline void get_index(const struct prio_tree_root *root,
-				      const struct prio_tree_node *node,
-				      unsigned long *radix, unsigned long *heap)
+/* The key of @node in a tree of flavour @raw (a constant where inlined). */
+static __always_inline void node_key(const struct prio_tree_node *node,
+				     bool raw, unsigned long *radix,
+				     unsigned long *heap)
 {
-	if (root->raw) {
-		const struct raw_prio_tree_node *raw = (const void *)node;
-		const struct vm_area_struct *vma = container_of(raw,
+	if (raw) {
+		const struct vm_area_struct *vma = container_of(
+				(const struct raw_prio_tree_node *)node,
 				struct vm_area_struct, shared.prio_tree_node);
 
 		*radix = RADIX_INDEX(vma);
@@ -75,6 +77,13 @@ static __always_inline void get_index(const struct prio_tree_root *root,
 		*radix = node->start;
 		*heap = node->last;
 	}
+}
+
+static __always_inline void get_index(const struct prio_tree_root *root,
+				      const struct prio_tree_node *node,
+				      unsigned long *radix, unsigned long *heap)
+{
+	node_key(node, root->raw, radix, heap);
 }
 
 /* Heap order (1): does [r1, h1] rank strictly before [r2, h2]? */
@@ -571,85 +580,118 @@ EXPORT_SYMBOL(prio_tree_remove);
  *    so a right subtree starting beyond @end is closed too.
  * A left turn can only be refused by heap, so the walk visits O(log n)
  * nodes that do not overlap plus the m that do.
+ *
+ * The walk never climbs for nothing.  Where it turns left below a node
+ * whose right subtree passes the radix bound, it sets that node's depth
+ * in iter->pending; when it cannot go further down it hops straight to
+ * the deepest such node (d below) and into its right subtree, and when no
+ * depth is pending the query is over, with no climb back to the root:
+ *
+ *          root          pending = {d}
+ *          /
+ *         A              depth d: right subtree R still to visit
+ *        / \
+ *      ..   R            B (no child to enter): climb k = depth(B) - d
+ *      /                 parent links to A, clear bit d, enter R
+ *     B
+ *
+ * Only ancestors of the current node are ever pending, so one bit per
+ * depth is enough; depths run to index_bits + BITS_PER_LONG, and a node
+ * with a right child sits above the last size level.
  */
 
-/* Move the walk down into one child of iter->cur if that subtree may hold
- * a hit.  Maintains the meaning of mask/value/size_level (prio_tree.h). */
-static bool iter_descend(struct prio_tree_iter *iter, bool right,
-			 unsigned long begin, unsigned long end)
+/*
+ * The walk proper, over locals, for one node flavour.  Starts below
+ * iter->cur (already reported or refused) and stops at the next node that
+ * overlaps [@begin, @end], saving its state in @iter; NULL at the end.
+ */
+static __always_inline struct prio_tree_node *
+prio_tree_walk(struct prio_tree_iter *iter, unsigned long begin,
+	       unsigned long end, bool raw)
 {
-	struct prio_tree_node *child = right ? iter->cur->right :
-					       iter->cur->left;
-	unsigned long value = iter->value, r, h;
+	const unsigned int bits = iter->root->index_bits;
+	struct prio_tree_node *cur = iter->cur, *child;
+	unsigned long mask = iter->mask, value = iter->value;
+	unsigned long pend0 = iter->pending[0], pend1 = iter->pending[1];
+	unsigned int depth = iter->depth, up;
+	unsigned long radix, heap;
 
-	if (child == iter->cur)
-		return false;
-	if (right) {
-		if (!iter->size_level)
-			value |= iter->mask;
-		if (end < value)
-			return false;
+	for (;;) {
+		/* below cur: note the right subtree if (2) lets it overlap */
+		child = cur->right;
+		if (child != cur &&
+		    (depth < bits ? value | mask : value) <= end) {
+			if (depth < BITS_PER_LONG)
+				pend0 |= 1UL << depth;
+			else
+				pend1 |= 1UL << (depth - BITS_PER_LONG);
+		}
+		/* go left if (1) lets that subtree overlap */
+		child = cur->left;
+		if (child != cur) {
+			node_key(child, raw, &radix, &heap);
+			if (heap >= begin)
+				goto descend;
+		}
+		/* else go right below the deepest pending node, if any */
+		for (;;) {
+			if (pend1) {
+				up = BITS_PER_LONG + __fls(pend1);
+				pend1 &= ~(1UL << (up - BITS_PER_LONG));
+			} else if (pend0) {
+				up = __fls(pend0);
+				pend0 &= ~(1UL << up);
+			} else {
+				iter->cur = NULL;
+				return NULL;
+			}
+			for (; depth > up; depth--)
+				cur = cur->parent;
+			child = cur->right;
+			node_key(child, raw, &radix, &heap);
+			if (heap >= begin)
+				break;
+		}
+		/* the path state of depth up, then the right turn below it */
+		if (depth < bits) {
+			mask = 1UL << (bits - 1 - depth);
+			/* forget the branch bits of the levels left behind */
+			value &= ~((mask << 1) - 1);
+			value |= mask;
+		} else {
+			mask = 1UL << (BITS_PER_LONG - 1 - (depth - bits));
+		}
+descend:
+		/* step onto child, one level down (2), (3) */
+		cur = child;
+		if (++depth == bits)
+			mask = 1UL << (BITS_PER_LONG - 1);	/* size level 1 */
+		else
+			mask >>= 1;
+		if (radix <= end)
+			break;
 	}
-	get_index(iter->root, child, &r, &h);
-	if (h < begin)
-		return false;
-
-	iter->cur = child;
+	iter->cur = cur;
+	iter->mask = mask;
 	iter->value = value;
-	iter->cur_radix = r;
-	iter->cur_heap = h;
-	if (iter->size_level) {
-		iter->size_level++;
-		iter->mask >>= 1;
-	} else if (iter->mask > 1) {
-		iter->mask >>= 1;
-	} else {
-		iter->size_level = 1;
-		iter->mask = 1UL << (BITS_PER_LONG - 1);
-	}
-	return true;
+	iter->depth = depth;
+	iter->pending[0] = pend0;
+	iter->pending[1] = pend1;
+	return cur;
 }
 
-/* Move the walk up to iter->cur's parent, undoing iter_descend(). */
-static void iter_ascend(struct prio_tree_iter *iter)
+static struct prio_tree_node *prio_tree_walk_raw(struct prio_tree_iter *iter,
+						 unsigned long begin,
+						 unsigned long end)
 {
-	iter->cur = iter->cur->parent;
-	if (iter->size_level > 1) {
-		iter->size_level--;
-		iter->mask = 1UL << (BITS_PER_LONG - iter->size_level);
-		return;
-	}
-	if (iter->size_level == 1) {
-		iter->size_level = 0;
-		iter->mask = 1UL;
-	} else {
-		iter->mask <<= 1;
-	}
-	/*
-	 * Forget the branch bit of the level we left, also when leaving the
-	 * size levels: the posted 2004 walk kept bit 0 set there, and then
-	 * closed right subtrees that did overlap.
-	 */
-	iter->value &= ~iter->mask;
+	return prio_tree_walk(iter, begin, end, true);
 }
 
-/* The next node of the pruned pre-order walk, or NULL at its end. */
-static struct prio_tree_node *iter_step(struct prio_tree_iter *iter,
-					unsigned long begin, unsigned long end)
+static struct prio_tree_node *prio_tree_walk_plain(struct prio_tree_iter *iter,
+						   unsigned long begin,
+						   unsigned long end)
 {
-	struct prio_tree_node *from;
-
-	if (iter_descend(iter, false, begin, end) ||
-	    iter_descend(iter, true, begin, end))
-		return iter->cur;
-	while (!prio_tree_root(iter->cur)) {
-		from = iter->cur;
-		iter_ascend(iter);
-		if (iter->cur->left == from &&
-		    iter_descend(iter, true, begin, end))
-			return iter->cur;
-	}
-	return NULL;
+	return prio_tree_walk(iter, begin, end, false);
 }
 
 /**
@@ -669,16 +711,12 @@ struct prio_tree_node *prio_tree_next(const struct prio_tree_root *root,
 				      struct prio_tree_iter *iter,
 				      unsigned long begin, unsigned long end)
 {
-	struct prio_tree_node *node;
-
 	if (!iter->cur)
 		return NULL;
 	BUG_ON(iter->root != root);
-	while ((node = iter_step(iter, begin, end)))
-		if (iter->cur_radix <= end)
-			return node;
-	iter->cur = NULL;
-	return NULL;
+	if (root->raw)
+		return prio_tree_walk_raw(iter, begin, end);
+	return prio_tree_walk_plain(iter, begin, end);
 }
 EXPORT_SYMBOL(prio_tree_next);
 
@@ -703,6 +741,8 @@ struct prio_tree_node *prio_tree_first(const struct prio_tree_root *root,
 				       struct prio_tree_iter *iter,
 				       unsigned long begin, unsigned long end)
 {
+	unsigned long radix, heap;
+
 	if (IS_ENABLED(CONFIG_PRIO_TREE_DEBUG))
 		BUG_ON(begin > end);
 
@@ -711,14 +751,13 @@ struct prio_tree_node *prio_tree_first(const struct prio_tree_root *root,
 	if (prio_tree_empty(root))
 		return NULL;
 
+	get_index(root, root->prio_tree_node, &radix, &heap);
+	/* by (1) the root's heap is the largest */
+	if (heap < begin)
+		return NULL;
 	iter->cur = root->prio_tree_node;
 	iter->mask = 1UL << (root->index_bits - 1);
-	get_index(root, iter->cur, &iter->cur_radix, &iter->cur_heap);
-	if (iter->cur_heap < begin) {
-		iter->cur = NULL;
-		return NULL;
-	}
-	if (iter->cur_radix <= end)
+	if (radix <= end)
 		return iter->cur;
 	return prio_tree_next(root, iter, begin, end);
 }

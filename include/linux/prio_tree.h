@@ -81,25 +81,24 @@ struct prio_tree_root {
 };
 
 /*
- * Query state.  While the walk stands on @cur at depth d, @cur_radix and
- * @cur_heap hold cur's key (not the query's bounds, unlike the
- * r_index/h_index of Linux 2.6.10-3.6):
- *   radix levels (d < index_bits): size_level == 0, @mask is the radix bit
- *   that cur's children branch on, @value holds the radix bits its path
- *   has fixed so far (all lower bits zero);
- *   size levels: size_level == d - index_bits + 1, @value is the complete
- *   radix of the subtree, @mask the size bit cur's children branch on.
- * @cur == NULL once the walk has finished.
+ * Query state.  While the walk stands on @cur at depth @depth:
+ *   radix levels (depth < index_bits): @mask is the radix bit that cur's
+ *   children branch on, @value holds the radix bits its path has fixed so
+ *   far (all lower bits zero);
+ *   size levels: @value is the complete radix of the subtree, @mask the
+ *   size bit cur's children branch on (0 at the last size level).
+ * Bit d of @pending (d / BITS_PER_LONG words in) is set while cur's
+ * ancestor at depth d has a right subtree that the walk has still to
+ * visit.  @cur == NULL once the walk has finished.
  */
 struct prio_tree_iter {
 	struct prio_tree_node	*cur;
 	unsigned long		mask;
 	unsigned long		value;
-	int			size_level;
+	unsigned int		depth;
 
 	const struct prio_tree_root *root;
-	unsigned long		cur_radix;
-	unsigned long		cur_heap;
+	unsigned long		pending[2];
 };
 
 #define PRIO_TREE_ROOT_INIT		{ NULL, 1, 0 }
