@@ -617,23 +617,30 @@ prio_tree_walk(struct prio_tree_iter *iter, unsigned long begin,
 	unsigned long radix, heap;
 
 	for (;;) {
-		/* below cur: note the right subtree if (2) lets it overlap */
-		child = cur->right;
-		if (child != cur &&
-		    (depth < bits ? value | mask : value) <= end) {
-			if (depth < BITS_PER_LONG)
-				pend0 |= 1UL << depth;
-			else
-				pend1 |= 1UL << (depth - BITS_PER_LONG);
-		}
-		/* go left if (1) lets that subtree overlap */
+		/* go left if (1) lets that subtree overlap ... */
 		child = cur->left;
 		if (child != cur) {
 			node_key(child, raw, &radix, &heap);
-			if (heap >= begin)
+			if (heap >= begin) {
+				/* ... noting the right one if (2) lets it */
+				if (cur->right != cur &&
+				    (depth < bits ? value | mask : value) <= end) {
+					if (depth < BITS_PER_LONG)
+						pend0 |= 1UL << depth;
+					else
+						pend1 |= 1UL << (depth - BITS_PER_LONG);
+				}
 				goto descend;
+			}
 		}
-		/* else go right below the deepest pending node, if any */
+		/* else right, if (2) and (1) let that subtree overlap */
+		child = cur->right;
+		if (child != cur && (depth < bits ? value | mask : value) <= end) {
+			node_key(child, raw, &radix, &heap);
+			if (heap >= begin)
+				goto turn_right;
+		}
+		/* else right below the deepest pending node, if any */
 		for (;;) {
 			if (pend1) {
 				up = BITS_PER_LONG + __fls(pend1);
@@ -652,15 +659,17 @@ prio_tree_walk(struct prio_tree_iter *iter, unsigned long begin,
 			if (heap >= begin)
 				break;
 		}
-		/* the path state of depth up, then the right turn below it */
+		/* the path state of depth up */
 		if (depth < bits) {
 			mask = 1UL << (bits - 1 - depth);
 			/* forget the branch bits of the levels left behind */
 			value &= ~((mask << 1) - 1);
-			value |= mask;
 		} else {
 			mask = 1UL << (BITS_PER_LONG - 1 - (depth - bits));
 		}
+turn_right:
+		if (depth < bits)
+			value |= mask;
 descend:
 		/* step onto child, one level down (2), (3) */
 		cur = child;
