@@ -689,9 +689,15 @@ descend:
 	return cur;
 }
 
-static struct prio_tree_node *prio_tree_walk_raw(struct prio_tree_iter *iter,
-						 unsigned long begin,
-						 unsigned long end)
+/*
+ * prio_tree_next() for a raw root whose query has not ended (iter->cur is
+ * set), without the checks: the vma layer's per-hit path, so that a hit
+ * costs one call.  Not exported; declared in <linux/prio_tree.h> for
+ * vma_prio_tree.c only.
+ */
+struct prio_tree_node *__prio_tree_next_raw(struct prio_tree_iter *iter,
+					    unsigned long begin,
+					    unsigned long end)
 {
 	return prio_tree_walk(iter, begin, end, true);
 }
@@ -724,7 +730,7 @@ struct prio_tree_node *prio_tree_next(const struct prio_tree_root *root,
 		return NULL;
 	BUG_ON(iter->root != root);
 	if (root->raw)
-		return prio_tree_walk_raw(iter, begin, end);
+		return __prio_tree_next_raw(iter, begin, end);
 	return prio_tree_walk_plain(iter, begin, end);
 }
 EXPORT_SYMBOL(prio_tree_next);
@@ -768,7 +774,9 @@ struct prio_tree_node *prio_tree_first(const struct prio_tree_root *root,
 	iter->mask = 1UL << (root->index_bits - 1);
 	if (radix <= end)
 		return iter->cur;
-	return prio_tree_next(root, iter, begin, end);
+	if (root->raw)
+		return __prio_tree_next_raw(iter, begin, end);
+	return prio_tree_walk_plain(iter, begin, end);
 }
 EXPORT_SYMBOL(prio_tree_first);
 

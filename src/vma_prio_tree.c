@@ -277,7 +277,11 @@ struct vm_area_struct *__vma_prio_tree_next(struct vm_area_struct *vma,
 		if (!next->vm_set_head)
 			return next;
 	}
-	node = prio_tree_next(root, iter, begin, end);
+	/* prio_tree_next(), less its checks and the flavour test: one call */
+	if (!iter->cur)
+		return NULL;
+	BUG_ON(iter->root != root || !root->raw);
+	node = __prio_tree_next_raw(iter, begin, end);
 	return node ? node_vma(node) : NULL;
 }
 EXPORT_SYMBOL(__vma_prio_tree_next);
