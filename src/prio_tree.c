@@ -356,38 +356,17 @@ static struct prio_tree_node *prio_tree_expand(struct prio_tree_root *root,
 	return node;
 }
 
-/**
- * prio_tree_insert - add @node to @root, unless its interval is there
- * @root: the tree
- * @node: a node in no tree; for a raw root, embedded in a vma whose
- *        vm_start/vm_end/vm_pgoff are final
- *
- * Walks @node's path from the root.  Where @node ranks before the node in
- * its way (1), the two swap: @node takes the place and the displaced node
- * continues down its own path:
- *
- *        P                 P
- *        |                 |
- *       cur     ==>       node            (node ranks before cur)
- *       / \               /  \
- *      a   b             a    b    ...cur continues into a or b,
- *                                   by cur's own bit at this level
- *
- * O(log n) node visits, where log n <= index_bits + BITS_PER_LONG;
- * O(log^2 n) when index_bits must grow (prio_tree_expand()).
- *
- * Return: @node if it was added, else the node already holding the same
- * [radix, heap] (uniqueness (6)); the tree is then unchanged.
- */
-struct prio_tree_node *prio_tree_insert(struct prio_tree_root *root,
-					struct prio_tree_node *node)
+/* prio_tree_insert() for one node flavour, @raw a constant where inlined. */
+static __always_inline struct prio_tree_node *
+__prio_tree_insert(struct prio_tree_root *root, struct prio_tree_node *node,
+		   bool raw)
 {
 	struct prio_tree_node *cur, *carried = node, *tmp;
 	unsigned long radix, heap, r, h;
 	struct prio_tree_path path;
 	bool right;
 
-	get_index(root, node, &radix, &heap);
+	node_key(node, raw, &radix, &heap);
 	if (IS_ENABLED(CONFIG_PRIO_TREE_DEBUG)) {
 		BUG_ON(radix > heap);
 		BUG_ON(prio_tree_contains(root, node));
@@ -402,7 +381,7 @@ struct prio_tree_node *prio_tree_insert(struct prio_tree_root *root,
 	cur = root->prio_tree_node;
 	path_start(root, &path);
 	for (;;) {
-		get_index(root, cur, &r, &h);
+		node_key(cur, raw, &r, &h);
 		if (r == radix && h == heap) {
 			/* only the original key can meet its twin (6) */
 			BUG_ON(carried != node);
@@ -430,6 +409,37 @@ struct prio_tree_node *prio_tree_insert(struct prio_tree_root *root,
 	}
 	prio_tree_debug_verify(root);
 	return node;
+}
+
+/**
+ * prio_tree_insert - add @node to @root, unless its interval is there
+ * @root: the tree
+ * @node: a node in no tree; for a raw root, embedded in a vma whose
+ *        vm_start/vm_end/vm_pgoff are final
+ *
+ * Walks @node's path from the root.  Where @node ranks before the node in
+ * its way (1), the two swap: @node takes the place and the displaced node
+ * continues down its own path:
+ *
+ *        P                 P
+ *        |                 |
+ *       cur     ==>       node            (node ranks before cur)
+ *       / \               /  \
+ *      a   b             a    b    ...cur continues into a or b,
+ *                                   by cur's own bit at this level
+ *
+ * O(log n) node visits, where log n <= index_bits + BITS_PER_LONG;
+ * O(log^2 n) when index_bits must grow (prio_tree_expand()).
+ *
+ * Return: @node if it was added, else the node already holding the same
+ * [radix, heap] (uniqueness (6)); the tree is then unchanged.
+ */
+struct prio_tree_node *prio_tree_insert(struct prio_tree_root *root,
+					struct prio_tree_node *node)
+{
+	if (root->raw)
+		return __prio_tree_insert(root, node, true);
+	return __prio_tree_insert(root, node, false);
 }
 EXPORT_SYMBOL(prio_tree_insert);
 
