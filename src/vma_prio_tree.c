@@ -7,6 +7,7 @@
  */
 
 #include <linux/kernel.h>
+#include <linux/bug.h>
 #include <linux/errno.h>
 #include <linux/export.h>
 #include <linux/list.h>
@@ -30,8 +31,37 @@ static inline struct vm_area_struct *vm_set_entry(struct list_head *entry)
 	return list_entry(entry, struct vm_area_struct, shared.vm_set.list);
 }
 
+/*
+ * The role test reads the parent pointer through shared.both, whichever
+ * view wrote it: prio_tree_*() through shared.prio_tree_node, the vm_set
+ * code through shared.vm_set.  That holds only while the parent is the
+ * third word of every view, and while a raw node is the start of a full
+ * one (prio_tree.c reads raw nodes as struct prio_tree_node):
+ *
+ *   shared:  word 0        word 1        word 2
+ *   vm_set   list.next     list.prev     parent
+ *   raw      left          right         parent     (prio_tree_node: then
+ *   both     first         second        parent      start, last)
+ */
 static inline bool vma_is_tree_node(const struct vm_area_struct *vma)
 {
+	BUILD_BUG_ON(offsetof(struct vm_area_struct, shared.both.parent) -
+		     offsetof(struct vm_area_struct, shared) !=
+		     2 * sizeof(void *));
+	BUILD_BUG_ON(offsetof(struct vm_area_struct, shared.vm_set.parent) !=
+		     offsetof(struct vm_area_struct, shared.both.parent));
+	BUILD_BUG_ON(offsetof(struct vm_area_struct,
+			      shared.prio_tree_node.parent) !=
+		     offsetof(struct vm_area_struct, shared.both.parent));
+	BUILD_BUG_ON(offsetof(struct raw_prio_tree_node, left) !=
+		     offsetof(struct prio_tree_node, left));
+	BUILD_BUG_ON(offsetof(struct raw_prio_tree_node, right) !=
+		     offsetof(struct prio_tree_node, right));
+	BUILD_BUG_ON(offsetof(struct raw_prio_tree_node, parent) !=
+		     offsetof(struct prio_tree_node, parent));
+	BUILD_BUG_ON(sizeof(struct raw_prio_tree_node) !=
+		     offsetof(struct prio_tree_node, start));
+
 	return vma->shared.both.parent != NULL;
 }
 
@@ -205,7 +235,7 @@ EXPORT_SYMBOL(__vma_modify);
  *
  * Return: a vma, or NULL.  A whole query costs O(log n + m).
  */
-struct vm_area_struct *__vma_prio_tree_first(struct prio_tree_root *root,
+struct vm_area_struct *__vma_prio_tree_first(const struct prio_tree_root *root,
 					     struct prio_tree_iter *iter,
 					     unsigned long begin,
 					     unsigned long end)
@@ -230,7 +260,7 @@ EXPORT_SYMBOL(__vma_prio_tree_first);
  * Return: the next vma, or NULL when the query is done.
  */
 struct vm_area_struct *__vma_prio_tree_next(struct vm_area_struct *vma,
-					    struct prio_tree_root *root,
+					    const struct prio_tree_root *root,
 					    struct prio_tree_iter *iter,
 					    unsigned long begin,
 					    unsigned long end)
@@ -247,7 +277,11 @@ struct vm_area_struct *__vma_prio_tree_next(struct vm_area_struct *vma,
 		if (!next->shared.vm_set.head)
 			return next;
 	}
-	node = prio_tree_next(root, iter, begin, end);
+	/* prio_tree_next(), less its checks and the flavour test: one call */
+	if (!iter->cur)
+		return NULL;
+	BUG_ON(iter->root != root || !root->raw);
+	node = __prio_tree_next_raw(iter, begin, end);
 	return node ? node_vma(node) : NULL;
 }
 EXPORT_SYMBOL(__vma_prio_tree_next);
@@ -320,7 +354,6 @@ static int check_vm_set(struct vm_area_struct *vma,
 int vma_prio_tree_check(const struct prio_tree_root *root,
 			struct prio_tree_fault *fault)
 {
-	struct prio_tree_root *tree = (struct prio_tree_root *)root;
 	struct prio_tree_iter iter;
 	struct prio_tree_node *node;
 	int ret;
@@ -337,8 +370,8 @@ int vma_prio_tree_check(const struct prio_tree_root *root,
 		}
 		return -EUCLEAN;
 	}
-	for (node = prio_tree_first(tree, &iter, 0, ULONG_MAX); node;
-	     node = prio_tree_next(tree, &iter, 0, ULONG_MAX)) {
+	for (node = prio_tree_first(root, &iter, 0, ULONG_MAX); node;
+	     node = prio_tree_next(root, &iter, 0, ULONG_MAX)) {
 		ret = check_vm_set(node_vma(node), fault);
 		if (ret)
 			return ret;

@@ -859,12 +859,6 @@ const char *pt_corpus_name(unsigned int index)
  * and frees everything.  Cost: its operation count times O(n log n) for
  * the checks, n the live objects (see the stride rule at the top).
  *
- * Example:
- *	struct pt_corpus_result res;
- *
- *	if (pt_corpus_run(0, &res))
- *		pr_err("%s: %s\n", pt_corpus_name(0), res.why);
- *
  * Return: 0, -EINVAL for a bad index, -ENOMEM, or -EUCLEAN when the tree
  * broke an invariant or answered differently from the oracle (@result's
  * why says how).
@@ -901,15 +895,6 @@ int pt_corpus_run(unsigned int index, struct pt_corpus_result *result)
  * pt_corpus_run_all - run every scenario in order and report each one
  * @emit: called after each scenario with its name and result
  * @ctx: passed to @emit
- *
- * Example:
- *	static void print(void *ctx, const char *name,
- *			  const struct pt_corpus_result *r)
- *	{
- *		pr_info("PT-DIGEST %s %016llx\n", name, r->digest);
- *	}
- *	...
- *	failed = pt_corpus_run_all(print, NULL);
  *
  * Cost: the sum of pt_corpus_run() over the corpus.
  *

@@ -229,9 +229,6 @@ const char *pt_rmap_name(unsigned int index)
  * Cost: the workload's ops times rsim_apply(), plus a verification
  * (O(pages * walk + ptes)) every PT_RMAP_VERIFY_EVERY ops.
  *
- * Example:
- *	ret = pt_rmap_run(index - ARRAY_SIZE(pt_scenarios), result);
- *
  * Return: 0, -EINVAL, -ENOMEM or -EUCLEAN, with @res->why filled in.
  */
 int pt_rmap_run(unsigned int index, struct pt_corpus_result *res)

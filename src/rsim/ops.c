@@ -692,12 +692,6 @@ static int rsim_op_page(struct rsim *sim, const struct rsim_op *op)
  * vma or no access, -ENOMEM unmapped range or no room, -EINVAL bad
  * argument), with the simulation unchanged; or -ENOMEM when memory ran
  * out, after which the simulation refuses every op with -ENOMEM.
- *
- * Example:
- *	struct rsim_op op = { RSIM_OP_FORK, { 1, 2 } };
- *
- *	if (rsim_apply(sim, &op))
- *		return -EINVAL;
  */
 int rsim_apply(struct rsim *sim, const struct rsim_op *op)
 {
@@ -751,9 +745,6 @@ int rsim_apply(struct rsim *sim, const struct rsim_op *op)
  *
  * O(RSIM_HASH_BUCKETS).  Return: the simulation, or NULL when out of
  * memory or a scheme is out of range.
- *
- * Example:
- *	struct rsim *sim = rsim_create(RSIM_FILE_PRIO, RSIM_ANON_VMA);
  */
 struct rsim *rsim_create(enum rsim_file_scheme file_scheme,
 			 enum rsim_anon_scheme anon_scheme)
@@ -785,9 +776,6 @@ struct rsim *rsim_create(enum rsim_file_scheme file_scheme,
  * @sim: the simulation, or NULL
  *
  * O(everything).  Works on a simulation broken by -ENOMEM too.
- *
- * Example:
- *	rsim_destroy(sim);
  */
 void rsim_destroy(struct rsim *sim)
 {
@@ -822,9 +810,6 @@ void rsim_destroy(struct rsim *sim)
  * @sim: the simulation
  *
  * O(1).  Equal under every scheme for the same ops.
- *
- * Example:
- *	pr_info("PT-DIGEST %s %016llx\n", name, rsim_digest(sim));
  */
 u64 rsim_digest(const struct rsim *sim)
 {
@@ -836,9 +821,6 @@ u64 rsim_digest(const struct rsim *sim)
  * @sim: the simulation
  *
  * O(1).  Return: counters owned by @sim, valid until rsim_destroy().
- *
- * Example:
- *	u64 vmas = rsim_cost(sim)->file_walk.vmas;
  */
 const struct rsim_cost *rsim_cost(const struct rsim *sim)
 {
@@ -851,9 +833,6 @@ const struct rsim_cost *rsim_cost(const struct rsim *sim)
  *
  * O(1).  Return: count and order-independent hash of the (pid, address)
  * set it found (for a reclaim: unmapped).
- *
- * Example:
- *	unsigned long n = rsim_last_walk(sim)->nr;
  */
 const struct rsim_walk_result *rsim_last_walk(const struct rsim *sim)
 {

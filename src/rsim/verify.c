@@ -102,12 +102,6 @@ static int rsim_verify_mm(struct rsim *sim, struct rsim_mm *mm,
  * are not counted in rsim_cost().  O(pages * walk + ptes + vmas log n).
  *
  * Return: 0, or -EUCLEAN with @report filled in.
- *
- * Example:
- *	struct rsim_report report;
- *
- *	if (rsim_verify(sim, &report))
- *		pr_err("%s\n", report.msg);
  */
 int rsim_verify(struct rsim *sim, struct rsim_report *report)
 {
