@@ -13,7 +13,6 @@
 #include <linux/kernel.h>
 #include <linux/bitops.h>
 #include <linux/errno.h>
-#include <linux/export.h>
 #include <linux/mm.h>
 #include <linux/prio_tree.h>
 #include <linux/vma_prio_tree.h>
@@ -25,25 +24,33 @@
  * past BITS_PER_LONG.
  */
 #define __PT_MAX(b)	(~0UL >> (BITS_PER_LONG - (b)))
-#define __PT_MAX4(b)	__PT_MAX(b), __PT_MAX((b) + 1), __PT_MAX((b) + 2), \
-			__PT_MAX((b) + 3)
-#define __PT_MAX16(b)	__PT_MAX4(b), __PT_MAX4((b) + 4), __PT_MAX4((b) + 8), \
-			__PT_MAX4((b) + 12)
-#define __PT_MAX32(b)	__PT_MAX16(b), __PT_MAX16((b) + 16)
 
 static const unsigned long index_bits_to_maxindex[BITS_PER_LONG] = {
-	__PT_MAX32(1),
+	__PT_MAX(1), __PT_MAX(2), __PT_MAX(3), __PT_MAX(4),
+	__PT_MAX(5), __PT_MAX(6), __PT_MAX(7), __PT_MAX(8),
+	__PT_MAX(9), __PT_MAX(10), __PT_MAX(11), __PT_MAX(12),
+	__PT_MAX(13), __PT_MAX(14), __PT_MAX(15), __PT_MAX(16),
+	__PT_MAX(17), __PT_MAX(18), __PT_MAX(19), __PT_MAX(20),
+	__PT_MAX(21), __PT_MAX(22), __PT_MAX(23), __PT_MAX(24),
+	__PT_MAX(25), __PT_MAX(26), __PT_MAX(27), __PT_MAX(28),
+	__PT_MAX(29), __PT_MAX(30), __PT_MAX(31), __PT_MAX(32),
 #if BITS_PER_LONG == 64
-	__PT_MAX32(33),
+	__PT_MAX(33), __PT_MAX(34), __PT_MAX(35), __PT_MAX(36),
+	__PT_MAX(37), __PT_MAX(38), __PT_MAX(39), __PT_MAX(40),
+	__PT_MAX(41), __PT_MAX(42), __PT_MAX(43), __PT_MAX(44),
+	__PT_MAX(45), __PT_MAX(46), __PT_MAX(47), __PT_MAX(48),
+	__PT_MAX(49), __PT_MAX(50), __PT_MAX(51), __PT_MAX(52),
+	__PT_MAX(53), __PT_MAX(54), __PT_MAX(55), __PT_MAX(56),
+	__PT_MAX(57), __PT_MAX(58), __PT_MAX(59), __PT_MAX(60),
+	__PT_MAX(61), __PT_MAX(62), __PT_MAX(63), __PT_MAX(64),
 #endif
 };
 
 /*
  * Kept for the 2004 API, which required this call at boot.  The table is
  * constant now; this only re-derives it, so a miscompiled table cannot go
- * unnoticed in a kernel that calls it.  Not __init: it is exported, and
- * an exported symbol in .init.text is a section mismatch once modules
- * can call it after boot.
+ * unnoticed in a kernel that calls it.  Not __init: a caller may come
+ * after boot.
  */
 void prio_tree_init(void)
 {
@@ -54,7 +61,6 @@ void prio_tree_init(void)
 		WARN_ON(index_bits_to_maxindex[bits - 1] !=
 			prio_tree_maxindex(bits));
 }
-EXPORT_SYMBOL(prio_tree_init);
 
 static __always_inline unsigned long maxindex(unsigned int bits)
 {
@@ -302,7 +308,6 @@ struct prio_tree_node *prio_tree_replace(struct prio_tree_root *root,
 	__prio_tree_replace(root, old, node);
 	return old;
 }
-EXPORT_SYMBOL(prio_tree_replace);
 
 /*
  * Grow index_bits until @heap fits, then make @node (whose heap is larger
@@ -441,7 +446,6 @@ struct prio_tree_node *prio_tree_insert(struct prio_tree_root *root,
 		return __prio_tree_insert(root, node, true);
 	return __prio_tree_insert(root, node, false);
 }
-EXPORT_SYMBOL(prio_tree_insert);
 
 /**
  * prio_tree_lookup - find the node holding exactly [@radix_index, @heap_index]
@@ -482,7 +486,6 @@ struct prio_tree_node *prio_tree_lookup(const struct prio_tree_root *root,
 		path_descend(&path);
 	}
 }
-EXPORT_SYMBOL(prio_tree_lookup);
 
 /* Of two subtree roots (either may be NULL), the one that ranks first (1). */
 static struct prio_tree_node *first_ranking(const struct prio_tree_root *root,
@@ -578,7 +581,6 @@ void prio_tree_remove(struct prio_tree_root *root, struct prio_tree_node *node)
 	}
 	prio_tree_debug_verify(root);
 }
-EXPORT_SYMBOL(prio_tree_remove);
 
 /*
  * Stabbing queries: a pre-order walk that enters a subtree only if it can
@@ -743,7 +745,6 @@ struct prio_tree_node *prio_tree_next(const struct prio_tree_root *root,
 		return __prio_tree_next_raw(iter, begin, end);
 	return prio_tree_walk_plain(iter, begin, end);
 }
-EXPORT_SYMBOL(prio_tree_next);
 
 /**
  * prio_tree_first - start a stabbing query for [@begin, @end]
@@ -788,7 +789,6 @@ struct prio_tree_node *prio_tree_first(const struct prio_tree_root *root,
 		return __prio_tree_next_raw(iter, begin, end);
 	return prio_tree_walk_plain(iter, begin, end);
 }
-EXPORT_SYMBOL(prio_tree_first);
 
 /*
  * The checker: one pre-order pass (struct preorder carries the path) that
@@ -915,4 +915,3 @@ int prio_tree_check(const struct prio_tree_root *root,
 	} while (preorder_next(&w.walk));
 	return 0;
 }
-EXPORT_SYMBOL(prio_tree_check);

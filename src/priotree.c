@@ -28,7 +28,6 @@
 
 #include <linux/kernel.h>
 #include <linux/errno.h>
-#include <linux/export.h>
 #include <linux/list.h>
 #include <linux/prio_tree.h>
 #include <linux/slab.h>
@@ -191,7 +190,6 @@ const char *priotree_version(void)
 				 PRIOTREE_VERSION_MINOR,
 				 PRIOTREE_VERSION_PATCH);
 }
-EXPORT_SYMBOL(priotree_version);
 
 struct priotree *priotree_new(void)
 {
@@ -209,7 +207,6 @@ struct priotree *priotree_new(void)
 	INIT_PRIO_TREE_ROOT(&pt->root);
 	return pt;
 }
-EXPORT_SYMBOL(priotree_new);
 
 void priotree_free(struct priotree *pt)
 {
@@ -230,7 +227,6 @@ void priotree_free(struct priotree *pt)
 	kfree(pt->buckets);
 	kfree(pt);
 }
-EXPORT_SYMBOL(priotree_free);
 
 int priotree_insert(struct priotree *pt, unsigned long start,
 		    unsigned long last, void *item)
@@ -281,7 +277,6 @@ int priotree_insert(struct priotree *pt, unsigned long start,
 	grow_table(pt);
 	return 0;
 }
-EXPORT_SYMBOL(priotree_insert);
 
 int priotree_remove(struct priotree *pt, unsigned long start,
 		    unsigned long last, void *item)
@@ -327,13 +322,11 @@ int priotree_remove(struct priotree *pt, unsigned long start,
 	}
 	return 0;
 }
-EXPORT_SYMBOL(priotree_remove);
 
 size_t priotree_count(const struct priotree *pt)
 {
 	return pt ? pt->count : 0;
 }
-EXPORT_SYMBOL(priotree_count);
 
 int priotree_query(struct priotree *pt, unsigned long first,
 		   unsigned long last, struct priotree_iter *it)
@@ -354,7 +347,6 @@ int priotree_query(struct priotree *pt, unsigned long first,
 		q->pos = range->entries.next;
 	return 0;
 }
-EXPORT_SYMBOL(priotree_query);
 
 /* @q is done with the tree: the zombies it left can go now. */
 static void end_query(struct priotree *pt, const struct pt_query *q)
@@ -400,7 +392,6 @@ int priotree_next(struct priotree_iter *it, struct priotree_hit *hit)
 	}
 	return 0;
 }
-EXPORT_SYMBOL(priotree_next);
 
 int priotree_foreach(struct priotree *pt, unsigned long first,
 		     unsigned long last,
@@ -426,7 +417,6 @@ int priotree_foreach(struct priotree *pt, unsigned long first,
 	}
 	return 0;
 }
-EXPORT_SYMBOL(priotree_foreach);
 
 #define fail_check(msg, len, ...)					\
 ({									\
@@ -494,4 +484,3 @@ int priotree_check(const struct priotree *pt, char *msg, size_t len)
 				  pt->count, copies);
 	return 0;
 }
-EXPORT_SYMBOL(priotree_check);

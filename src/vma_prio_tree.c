@@ -9,7 +9,6 @@
 #include <linux/kernel.h>
 #include <linux/bug.h>
 #include <linux/errno.h>
-#include <linux/export.h>
 #include <linux/list.h>
 #include <linux/mm.h>
 #include <linux/prio_tree.h>
@@ -107,7 +106,6 @@ void __vma_prio_tree_add(struct vm_area_struct *vma, struct vm_area_struct *old)
 		vma->shared.vm_set.head = old;
 	}
 }
-EXPORT_SYMBOL(__vma_prio_tree_add);
 
 /**
  * __vma_prio_tree_insert - add @vma to the i_mmap tree @root
@@ -134,7 +132,6 @@ void __vma_prio_tree_insert(struct prio_tree_root *root,
 	}
 	__vma_prio_tree_add(vma, node_vma(node));
 }
-EXPORT_SYMBOL(__vma_prio_tree_insert);
 
 /**
  * __vma_prio_tree_remove - take @vma out of the i_mmap tree @root
@@ -193,7 +190,6 @@ void __vma_prio_tree_remove(struct prio_tree_root *root,
 		new_head->shared.vm_set.head = head;
 	INIT_VMA_SHARED(vma);
 }
-EXPORT_SYMBOL(__vma_prio_tree_remove);
 
 /**
  * __vma_modify - change the range of a vma that may be in an i_mmap tree
@@ -217,7 +213,6 @@ void __vma_modify(struct prio_tree_root *root, struct vm_area_struct *vma,
 	if (root)
 		__vma_prio_tree_insert(root, vma);
 }
-EXPORT_SYMBOL(__vma_modify);
 
 /**
  * __vma_prio_tree_first - first vma mapping a file page in [@begin, @end]
@@ -244,7 +239,6 @@ struct vm_area_struct *__vma_prio_tree_first(const struct prio_tree_root *root,
 
 	return node ? node_vma(node) : NULL;
 }
-EXPORT_SYMBOL(__vma_prio_tree_first);
 
 /**
  * __vma_prio_tree_next - the vma after @vma in a query
@@ -284,7 +278,6 @@ struct vm_area_struct *__vma_prio_tree_next(struct vm_area_struct *vma,
 	node = __prio_tree_next_raw(iter, begin, end);
 	return node ? node_vma(node) : NULL;
 }
-EXPORT_SYMBOL(__vma_prio_tree_next);
 
 static int vm_set_fail(struct prio_tree_fault *fault, const char *invariant,
 		       const struct vm_area_struct *tree_vma,
@@ -378,4 +371,3 @@ int vma_prio_tree_check(const struct prio_tree_root *root,
 	}
 	return 0;
 }
-EXPORT_SYMBOL(vma_prio_tree_check);
