@@ -45,6 +45,7 @@ static int rsim_op_file_create(struct rsim *sim, unsigned long id,
 	INIT_RAW_PRIO_TREE_ROOT(&file->i_mmap_shared);
 	INIT_LIST_HEAD(&file->i_mmap_list);
 	INIT_LIST_HEAD(&file->i_mmap_shared_list);
+	INIT_LIST_HEAD(&file->pages);
 	list_add_tail(&file->hash, &sim->file_hash[rsim_bucket(id)]);
 	list_add_tail(&file->all, &sim->files);
 	return 0;
@@ -475,47 +476,21 @@ static struct rsim_page *rsim_new_anon_page(struct rsim *sim,
 	return page;
 }
 
-/*
- * Make the page cache array cover @pgoff (< file->size).  It grows by
- * doubling, up to the file size, so a large sparse file costs only what
- * was faulted in.  0 or -ENOMEM.
- */
-static int rsim_file_cache_cover(struct rsim_file *file, unsigned long pgoff)
-{
-	unsigned long nr = max(16UL, 2 * file->nr_slots), i;
-	struct rsim_page **cache;
-
-	if (pgoff < file->nr_slots)
-		return 0;
-	nr = min(max(nr, pgoff + 1), file->size);
-	cache = kcalloc(nr, sizeof(*cache), GFP_KERNEL);
-	if (!cache)
-		return -ENOMEM;
-	for (i = 0; i < file->nr_slots; i++)
-		cache[i] = file->cache[i];
-	kfree(file->cache);
-	file->cache = cache;
-	file->nr_slots = nr;
-	return 0;
-}
-
 static struct rsim_page *rsim_file_get_page(struct rsim *sim,
 					    struct rsim_file *file,
 					    unsigned long pgoff)
 {
-	struct rsim_page *page;
+	struct rsim_page *page = rsim_cache_find(sim, file, pgoff);
 
-	if (rsim_file_cache_cover(file, pgoff))
-		return NULL;
-	page = file->cache[pgoff];
 	if (page)
 		return page;
 	page = rsim_page_alloc(sim);
 	if (!page)
 		return NULL;
-	page->mapping = file;
-	page->index = pgoff;
-	file->cache[pgoff] = page;
+	if (rsim_cache_add(sim, file, page, pgoff)) {
+		rsim_page_free(sim, page);
+		return NULL;
+	}
 	return page;
 }
 
@@ -604,8 +579,7 @@ static int rsim_op_truncate(struct rsim *sim, unsigned long id,
 			    unsigned long npages)
 {
 	struct rsim_file *file = rsim_file_find(sim, id);
-	struct rsim_page *page;
-	unsigned long i;
+	struct rsim_page *page, *tmp;
 
 	if (!file)
 		return -EBADF;
@@ -618,11 +592,17 @@ static int rsim_op_truncate(struct rsim *sim, unsigned long id,
 			sim->file_ops->for_each_vma(sim, file, npages,
 						    file->size - 1,
 						    rsim_truncate_vma);
-		for (i = npages; i < min(file->size, file->nr_slots); i++) {
-			page = file->cache[i];
-			if (!page)
+		/*
+		 * The file's own list, not offsets npages..size: O(pages
+		 * cached), whatever the size.  The order of freeing is
+		 * not seen (no digest, no counter but cost.pages), so
+		 * the list's order serves as well as index order.
+		 */
+		list_for_each_entry_safe(page, tmp, &file->pages,
+					 cache_list) {
+			if (page->index < npages)
 				continue;
-			file->cache[i] = NULL;
+			rsim_cache_remove(sim, page);
 			rsim_page_free(sim, page);
 		}
 	}
@@ -655,8 +635,8 @@ static int rsim_op_page(struct rsim *sim, const struct rsim_op *op)
 		file = rsim_file_find(sim, op->args[0]);
 		if (!file)
 			return -EBADF;
-		if (op->args[1] < min(file->size, file->nr_slots))
-			page = file->cache[op->args[1]];
+		if (op->args[1] < file->size)
+			page = rsim_cache_find(sim, file, op->args[1]);
 	} else {
 		mm = rsim_mm_find(sim, op->args[0]);
 		if (!mm)
@@ -794,7 +774,6 @@ void rsim_destroy(struct rsim *sim)
 	struct rsim_file *file, *ftmp;
 	struct rsim_page *page, *ptmp;
 	struct rsim_mm *mm, *mtmp;
-	unsigned long i;
 
 	if (!sim)
 		return;
@@ -802,10 +781,8 @@ void rsim_destroy(struct rsim *sim)
 	list_for_each_entry_safe(mm, mtmp, &sim->mms, all)
 		rsim_mm_free(sim, mm);
 	list_for_each_entry_safe(file, ftmp, &sim->files, all) {
-		for (i = 0; i < file->nr_slots; i++)
-			if (file->cache[i])
-				rsim_page_free(sim, file->cache[i]);
-		kfree(file->cache);
+		list_for_each_entry_safe(page, ptmp, &file->pages, cache_list)
+			rsim_page_free(sim, page);
 		list_del(&file->all);
 		kfree(file);
 	}
@@ -814,6 +791,7 @@ void rsim_destroy(struct rsim *sim)
 		list_del(&page->lru);
 		kfree(page);
 	}
+	kfree(sim->cache_hash);
 	kfree(sim);
 }
 

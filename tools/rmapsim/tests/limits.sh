@@ -1,0 +1,83 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# limits.sh RMAPSIM CASE
+#
+# Scenarios that must stay within a memory limit (ulimit -v) and a time
+# bound, or that must run out of memory and say so:
+#
+#  sparse-file  a file of 2^27 pages touched at its last page: the page
+#               cache costs what is cached, not the largest offset, so
+#               run and compare fit in 200 MB and a few seconds
+set -u
+
+rmapsim=$1
+# meson passes a path relative to the build directory
+case $rmapsim in
+/*) ;;
+*) rmapsim=$PWD/$rmapsim ;;
+esac
+case=$2
+
+# Limits mean nothing under valgrind, which needs more of both.
+if [ -n "${PRIOTREE_UNDER_VALGRIND:-}" ]; then
+	echo "$case: skipped under valgrind"
+	exit 77
+fi
+
+dir=$(mktemp -d) || exit 1
+trap 'rm -rf "$dir"' EXIT
+scn=$dir/$case.scn
+fail=0
+
+# bounded SECONDS KBYTES CMD...: run CMD with both limits, output to
+# $dir/out and $dir/err; leaves its exit status in $status.
+bounded() {
+	secs=$1
+	kbytes=$2
+	shift 2
+	(ulimit -v "$kbytes" && exec timeout "$secs" "$@") \
+		>"$dir/out" 2>"$dir/err"
+	status=$?
+}
+
+expect_ok() {
+	what=$1
+	if [ "$status" -eq 124 ]; then
+		echo "$case: expected '$what' within its time bound, timed out"
+		fail=1
+	elif [ "$status" -ne 0 ]; then
+		echo "$case: expected '$what' to exit 0, got $status:"
+		cat "$dir/err"
+		fail=1
+	elif ! grep -q '^PT-DIGEST ' "$dir/out"; then
+		echo "$case: expected a PT-DIGEST line from '$what'"
+		fail=1
+	fi
+}
+
+case $case in
+sparse-file)
+	cat >"$scn" <<-EOF
+	scenario sparse-file
+	file 1 134217728
+	exec 1
+	mmap-shared 1 0 134217728 r 1 0
+	read 1 134217727
+	walk-file 1 134217727
+	EOF
+	bounded 10 200000 "$rmapsim" run "$scn"
+	expect_ok "rmapsim run"
+	bounded 30 200000 "$rmapsim" compare "$scn"
+	if [ "$status" -ne 0 ]; then
+		echo "$case: expected 'rmapsim compare' to exit 0 in 30 s, got $status:"
+		cat "$dir/err"
+		fail=1
+	fi
+	;;
+*)
+	echo "limits.sh: unknown case '$case'"
+	exit 1
+	;;
+esac
+exit $fail
