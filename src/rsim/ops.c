@@ -27,6 +27,17 @@ static bool rsim_range_ok(unsigned long addr, unsigned long npages)
 	       npages <= RSIM_TASK_PAGES - addr;
 }
 
+/*
+ * mprotect() over a hole and mremap() with no room to grow refuse the op
+ * with -ENOMEM, as the kernel's do.  Mark it a refusal, so that
+ * rsim_apply() does not take it for an allocation failure.
+ */
+static int rsim_refuse_enomem(struct rsim *sim)
+{
+	sim->refused = true;
+	return -ENOMEM;
+}
+
 static int rsim_op_file_create(struct rsim *sim, unsigned long id,
 			       unsigned long npages)
 {
@@ -252,7 +263,7 @@ static int rsim_op_mprotect(struct rsim *sim, const struct rsim_op *op)
 	    (prot & ~(RSIM_PROT_READ | RSIM_PROT_WRITE)))
 		return -EINVAL;
 	if (rsim_mapped_pages(mm, addr, end) != npages)
-		return -ENOMEM;
+		return rsim_refuse_enomem(sim);
 	sim->op_cost = &sim->misc;
 	if (rsim_split_at(sim, mm, addr, end)) {
 		sim->broken = true;
@@ -318,7 +329,7 @@ static int rsim_op_mremap_resize(struct rsim *sim, const struct rsim_op *op)
 	if (new > old) {
 		if (rsim_vma_end(last) != addr + old ||
 		    rsim_find_overlap(mm, addr + old, addr + new))
-			return -ENOMEM;
+			return rsim_refuse_enomem(sim);
 		if (last->file &&
 		    new - old > RSIM_FILE_MAX_PAGES - last->vma.vm_pgoff -
 				rsim_vma_pages(last))
@@ -659,33 +670,11 @@ static int rsim_op_page(struct rsim *sim, const struct rsim_op *op)
 	return 0;
 }
 
-/**
- * rsim_apply - run one operation
- * @sim: the simulation
- * @op: the operation, see enum rsim_op_kind for the arguments
- *
- * Cost: that of the op under the schemes (a fork is O(vmas + ptes), a
- * reclaim one or two rmap walks, ...).
- *
- * Return: 0; a negative errno when @op is invalid in the current state
- * (-ESRCH unknown pid, -EBADF unknown file, -EEXIST id taken, -EFAULT no
- * vma or no access, -ENOMEM unmapped range or no room, -EINVAL bad
- * argument), with the simulation unchanged; or -ENOMEM when memory ran
- * out, after which the simulation refuses every op with -ENOMEM.
- *
- * Example:
- *	struct rsim_op op = { RSIM_OP_FORK, { 1, 2 } };
- *
- *	if (rsim_apply(sim, &op))
- *		return -EINVAL;
- */
-int rsim_apply(struct rsim *sim, const struct rsim_op *op)
+/* The op's own function: rsim_apply() below. */
+static int rsim_do_apply(struct rsim *sim, const struct rsim_op *op)
 {
 	const unsigned long *a = op->args;
 
-	if (sim->broken)
-		return -ENOMEM;
-	sim->op_cost = &sim->misc;
 	switch (op->kind) {
 	case RSIM_OP_FILE_CREATE:
 		return rsim_op_file_create(sim, a[0], a[1]);
@@ -720,6 +709,57 @@ int rsim_apply(struct rsim *sim, const struct rsim_op *op)
 	default:
 		return -EINVAL;
 	}
+}
+
+/**
+ * rsim_apply - run one operation
+ * @sim: the simulation
+ * @op: the operation, see enum rsim_op_kind for the arguments
+ *
+ * Cost: that of the op under the schemes (a fork is O(vmas + ptes), a
+ * reclaim one or two rmap walks, ...).
+ *
+ * Return: 0; a negative errno when @op is invalid in the current state
+ * (-ESRCH unknown pid, -EBADF unknown file, -EEXIST id taken, -EFAULT no
+ * vma or no access, -ENOMEM unmapped range or no room, -EINVAL bad
+ * argument), with the simulation unchanged; or -ENOMEM when memory ran
+ * out, after which the simulation refuses every op with -ENOMEM.  Only
+ * the latter makes rsim_out_of_memory() true.
+ *
+ * Example:
+ *	struct rsim_op op = { RSIM_OP_FORK, { 1, 2 } };
+ *
+ *	if (rsim_apply(sim, &op))
+ *		return -EINVAL;
+ */
+int rsim_apply(struct rsim *sim, const struct rsim_op *op)
+{
+	int err;
+
+	if (sim->broken)
+		return -ENOMEM;
+	sim->op_cost = &sim->misc;
+	sim->refused = false;
+	err = rsim_do_apply(sim, op);
+	if (err == -ENOMEM && !sim->refused)
+		sim->out_of_memory = true;
+	return err;
+}
+
+/**
+ * rsim_out_of_memory - did an op fail because an allocation failed?
+ * @sim: the simulation
+ *
+ * Tells a real -ENOMEM from mprotect's and mremap's refusal of a range
+ * (also -ENOMEM, as in the kernel).  Once true, stays true.  O(1).
+ *
+ * Example:
+ *	if (rsim_apply(sim, op) == -ENOMEM && rsim_out_of_memory(sim))
+ *		pr_err("rsim: out of memory\n");
+ */
+bool rsim_out_of_memory(const struct rsim *sim)
+{
+	return sim->out_of_memory;
 }
 
 /* ---- lifecycle and accessors --------------------------------------------- */

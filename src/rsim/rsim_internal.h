@@ -240,6 +240,10 @@ struct rsim {
 	bool			quiet;
 	/* an allocation failed halfway through an op: refuse further ops */
 	bool			broken;
+	/* an op failed for want of memory: rsim_out_of_memory() */
+	bool			out_of_memory;
+	/* the running op refused its arguments with -ENOMEM (ops.c) */
+	bool			refused;
 };
 
 /* The splitmix64 finaliser: every input bit affects every output bit. */

@@ -354,6 +354,7 @@ static int parse_stream(FILE *f, struct scenario *sc)
 	goto out;
 nomem:
 	fprintf(stderr, "%s: out of memory\n", sc->path);
+	err = -ENOMEM;
 out:
 	free(line);
 	return err;
@@ -544,7 +545,7 @@ static int validate(struct scenario *sc)
 	sim = rsim_create(RSIM_FILE_PRIO, RSIM_ANON_VMA_CHAIN);
 	if (!sim) {
 		fprintf(stderr, "%s: out of memory\n", sc->path);
-		return -1;
+		return -ENOMEM;
 	}
 	for (i = 0; i < sc->nr && !err; i++) {
 		op = &sc->ops[i];
@@ -578,10 +579,18 @@ static int validate(struct scenario *sc)
 			break;
 
 		err = rsim_apply(sim, op);
+		if (err && rsim_out_of_memory(sim)) {
+			/* the machine's fault, not the scenario's */
+			fprintf(stderr, "%s:%lu: out of memory replaying '%s'\n",
+				sc->path, line, text);
+			err = -ENOMEM;
+			break;
+		}
 		if (err) {
 			report(sc->path, line,
 			       "expected an op that applies here, but '%s' fails with %s (%s)",
 			       text, errno_name(err), errno_meaning(err));
+			err = -1;
 			break;
 		}
 		if ((op->kind == RSIM_OP_EXEC &&
@@ -591,7 +600,8 @@ static int validate(struct scenario *sc)
 		    (op->kind == RSIM_OP_FILE_CREATE &&
 		     id_add(&files, op->args[0]))) {
 			fprintf(stderr, "%s: out of memory\n", sc->path);
-			err = -1;
+			err = -ENOMEM;
+			break;
 		}
 		if (op->kind == RSIM_OP_EXIT)
 			id_del(&pids, op->args[0]);
@@ -599,7 +609,7 @@ static int validate(struct scenario *sc)
 	rsim_destroy(sim);
 	id_free(&pids);
 	id_free(&files);
-	return err ? -1 : 0;
+	return err == -ENOMEM ? err : err ? -1 : 0;
 }
 
 /* ---- loading ---------------------------------------------------------- */
@@ -626,7 +636,12 @@ int scenario_load(const char *path, struct scenario *sc)
 		return -1;
 	}
 	sc->path = strdup(is_stdin ? "<stdin>" : path);
-	err = sc->path ? parse_stream(f, sc) : -1;
+	if (sc->path) {
+		err = parse_stream(f, sc);
+	} else {
+		fprintf(stderr, "%s: out of memory\n", path);
+		err = -ENOMEM;
+	}
 	if (!is_stdin)
 		fclose(f);
 	if (!err)

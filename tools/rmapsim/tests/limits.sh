@@ -9,6 +9,8 @@
 #  sparse-file  a file of 2^27 pages touched at its last page: the page
 #               cache costs what is cached, not the largest offset, so
 #               run and compare fit in 200 MB and a few seconds
+#  oom          20,000 page tables in 40 MB: "out of memory", exit 3,
+#               nothing on stdout; not the exit 2 of a bad scenario
 set -u
 
 rmapsim=$1
@@ -71,6 +73,33 @@ sparse-file)
 	bounded 30 200000 "$rmapsim" compare "$scn"
 	if [ "$status" -ne 0 ]; then
 		echo "$case: expected 'rmapsim compare' to exit 0 in 30 s, got $status:"
+		cat "$dir/err"
+		fail=1
+	fi
+	;;
+oom)
+	# one pte table (8 KB) per write: about 160 MB of them
+	awk 'BEGIN {
+		print "scenario oom"
+		print "exec 1"
+		print "mmap-anon 1 0 10240000 rw"
+		for (i = 0; i < 20000; i++)
+			print "write 1 " i * 512
+	}' >"$scn"
+	bounded 30 40000 "$rmapsim" run "$scn"
+	if [ "$status" -ne 3 ]; then
+		echo "$case: expected exit status 3 (out of memory), got $status:"
+		cat "$dir/err"
+		fail=1
+	fi
+	if [ -s "$dir/out" ]; then
+		echo "$case: expected nothing on stdout, got:"
+		cat "$dir/out"
+		fail=1
+	fi
+	if ! grep -q 'out of memory' "$dir/err" ||
+	   grep -q 'expected' "$dir/err"; then
+		echo "$case: expected 'out of memory' and no 'expected ...', got:"
 		cat "$dir/err"
 		fail=1
 	fi
