@@ -11,6 +11,10 @@
 #               run and compare fit in 200 MB and a few seconds
 #  oom          20,000 page tables in 40 MB: "out of memory", exit 3,
 #               nothing on stdout; not the exit 2 of a bad scenario
+#  fork-chain   avc-fork-chain -t 20000: validation replays it under
+#               cheap schemes, so validating and running it under
+#               pte_chain fits in 1.5 GB and 90 s (it took 6 GB and
+#               minutes)
 set -u
 
 rmapsim=$1
@@ -103,6 +107,17 @@ oom)
 		cat "$dir/err"
 		fail=1
 	fi
+	;;
+fork-chain)
+	if ! "$rmapsim" gen avc-fork-chain -t 20000 >"$scn"; then
+		echo "$case: expected 'rmapsim gen avc-fork-chain' to succeed"
+		exit 1
+	fi
+	# about 5 s of CPU and 450 MB; validation under anon_vma_chain
+	# took over 6 GB and minutes
+	bounded 90 1500000 "$rmapsim" run --file=pte_chain \
+		--anon=pte_chain "$scn"
+	expect_ok "rmapsim run --anon=pte_chain"
 	;;
 *)
 	echo "limits.sh: unknown case '$case'"
