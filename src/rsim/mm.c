@@ -7,6 +7,7 @@
  *  - mms and files by id;
  *  - page tables: three levels of 512 entries, allocated on demand;
  *  - pages: allocation and freeing (the rmap of a page is rmap.c's);
+ *  - the page cache: every file's pages, hashed on (file, index);
  *  - walk visits: what a scheme's walk calls for each pte it examines;
  *  - vmas: allocation and the per-mm address index (find_vma);
  *  - the i_mmap lists, which every file scheme but prio keeps, as the
@@ -233,6 +234,125 @@ void rsim_page_free(struct rsim *sim, struct rsim_page *page)
 	list_del(&page->lru);
 	kfree(page);
 	sim->cost.pages--;
+}
+
+/* ---- the page cache ------------------------------------------------------ */
+
+/*
+ * One hash table for the page cache of every file, as the 2.6 kernels
+ * before the radix tree kept page_hash_table: memory in proportion to
+ * the pages cached, never to a file's size or its largest offset.
+ */
+#define RSIM_CACHE_MIN_BUCKETS	64UL
+
+static unsigned long rsim_cache_bucket(const struct rsim *sim,
+				       const struct rsim_file *file,
+				       unsigned long index)
+{
+	return rsim_mix64(rsim_mix64(file->id) + index) &
+	       (sim->cache_buckets - 1);
+}
+
+/*
+ * Double the table once it holds as many pages as chains.  Only a table
+ * that does not exist yet is a must: without the larger one the chains
+ * just grow longer, so a failed growth is not an error.
+ */
+static int rsim_cache_grow(struct rsim *sim)
+{
+	unsigned long nr = max(RSIM_CACHE_MIN_BUCKETS, 2 * sim->cache_buckets);
+	struct rsim_page **old = sim->cache_hash, **table, *page;
+	unsigned long i, b, old_nr = sim->cache_buckets;
+
+	if (sim->nr_cached < sim->cache_buckets)
+		return 0;
+	table = kcalloc(nr, sizeof(*table), GFP_KERNEL);
+	if (!table)
+		return old ? 0 : -ENOMEM;
+	sim->cache_hash = table;
+	sim->cache_buckets = nr;
+	for (i = 0; i < old_nr; i++) {
+		while ((page = old[i])) {
+			b = rsim_cache_bucket(sim, page->mapping, page->index);
+			old[i] = page->cache_next;
+			page->cache_next = table[b];
+			table[b] = page;
+		}
+	}
+	kfree(old);
+	return 0;
+}
+
+/**
+ * rsim_cache_find - find_get_page(): the page of @file at @index
+ * @sim: the simulation
+ * @file: the file
+ * @index: the offset in pages
+ *
+ * O(1) expected: one chain of the page cache hash.  Return: the page,
+ * or NULL when it is not cached.
+ */
+struct rsim_page *rsim_cache_find(struct rsim *sim, struct rsim_file *file,
+				  unsigned long index)
+{
+	struct rsim_page *page;
+
+	if (!sim->cache_buckets)
+		return NULL;
+	page = sim->cache_hash[rsim_cache_bucket(sim, file, index)];
+	for (; page; page = page->cache_next)
+		if (page->mapping == file && page->index == index)
+			return page;
+	return NULL;
+}
+
+/**
+ * rsim_cache_add - add_to_page_cache(): @page becomes @file's at @index
+ * @sim: the simulation
+ * @file: the file
+ * @page: a new page, neither file nor anonymous yet
+ * @index: an offset in pages that @file does not cache yet
+ *
+ * Sets page->mapping and ->index.  O(1) amortised: the table doubles
+ * now and then.  Return: 0, or -ENOMEM with nothing changed.
+ */
+int rsim_cache_add(struct rsim *sim, struct rsim_file *file,
+		   struct rsim_page *page, unsigned long index)
+{
+	struct rsim_page **head;
+
+	if (rsim_cache_grow(sim))
+		return -ENOMEM;
+	page->mapping = file;
+	page->index = index;
+	head = &sim->cache_hash[rsim_cache_bucket(sim, file, index)];
+	page->cache_next = *head;
+	*head = page;
+	list_add_tail(&page->cache_list, &file->pages);
+	sim->nr_cached++;
+	return 0;
+}
+
+/**
+ * rsim_cache_remove - take a file page out of its page cache
+ * @sim: the simulation
+ * @page: a page rsim_cache_add() added
+ *
+ * O(1) expected: its chain is walked to unlink it.  The page keeps its
+ * mapping and index; the caller frees it.
+ */
+void rsim_cache_remove(struct rsim *sim, struct rsim_page *page)
+{
+	struct rsim_page **link;
+
+	link = &sim->cache_hash[rsim_cache_bucket(sim, page->mapping,
+						  page->index)];
+	while (*link != page)
+		link = &(*link)->cache_next;
+	*link = page->cache_next;
+	page->cache_next = NULL;
+	list_del(&page->cache_list);
+	sim->nr_cached--;
 }
 
 /* ---- walk visits --------------------------------------------------------- */

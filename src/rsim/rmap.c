@@ -175,7 +175,6 @@ void rsim_reclaim_page(struct rsim *sim, struct rsim_page *page,
 {
 	struct rsim_page *twin;
 	struct rsim_walk walk = { };
-	struct rsim_file *file;
 
 	for (;;) {
 		twin = list_first_entry_or_null(&page->twins,
@@ -194,8 +193,7 @@ void rsim_reclaim_page(struct rsim *sim, struct rsim_page *page,
 			list_del_init(&twin->twins);
 			rsim_page_free(sim, twin);
 		} else {
-			file = twin->mapping;
-			file->cache[twin->index] = NULL;
+			rsim_cache_remove(sim, twin);
 			rsim_page_free(sim, twin);
 		}
 		sim->cost.pages_reclaimed++;

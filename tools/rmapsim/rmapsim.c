@@ -50,6 +50,8 @@
 
 #define EXIT_DISAGREE	1
 #define EXIT_USAGE	2
+/* not the scenario's fault: it may run on a machine with more memory */
+#define EXIT_NOMEM	3
 
 #ifndef RMAPSIM_VERSION
 #define RMAPSIM_VERSION "unknown"
@@ -398,7 +400,7 @@ static void progress(const char *label, unsigned long done,
  * Run @sc under @res->file / @res->anon.  With @verify_every N > 0, check
  * ground truth after every N-th op and after the last; N == 0 checks
  * nothing.  A failure is reported with the scenario line and sets
- * @res->failed.  Return: 0, or -1 if the simulation could not be made.
+ * @res->failed.  Return: 0, or -1 when out of memory (said on stderr).
  */
 static noinline int run_scenario(const struct scenario *sc,
 				 unsigned long verify_every, const char *label,
@@ -428,6 +430,14 @@ static noinline int run_scenario(const struct scenario *sc,
 	start = now_seconds();
 	for (i = 0; i < sc->nr && !res->failed; i++) {
 		err = rsim_apply(sim, &sc->ops[i]);
+		if (err && rsim_out_of_memory(sim)) {
+			fprintf(stderr, "%s:%lu: out of memory under file=%s anon=%s\n",
+				sc->path, sc->lines[i],
+				rsim_file_scheme_name(res->file),
+				rsim_anon_scheme_name(res->anon));
+			rsim_destroy(sim);
+			return -1;
+		}
 		if (err) {
 			scenario_format_op(text, sizeof(text), &sc->ops[i]);
 			fprintf(stderr,
@@ -474,8 +484,10 @@ static noinline int run_scenario(const struct scenario *sc,
 
 static int load_or_exit(const char *path, struct scenario *sc)
 {
-	if (scenario_load(path, sc))
-		exit(EXIT_USAGE);
+	int err = scenario_load(path, sc);
+
+	if (err)
+		exit(err == -ENOMEM ? EXIT_NOMEM : EXIT_USAGE);
 	return 0;
 }
 
@@ -684,7 +696,7 @@ static int cmd_run(int argc, char **argv)
 		 rsim_file_scheme_name(res.file),
 		 rsim_anon_scheme_name(res.anon));
 	if (run_scenario(&sc, verify_every, label, &res))
-		return EXIT_USAGE;
+		return EXIT_NOMEM;
 
 	record_begin(&r, format);
 	record_str(&r, "scenario", sc.name);
@@ -972,7 +984,7 @@ static int cmd_compare(int argc, char **argv)
 			 NR_COMBOS, rsim_file_scheme_name(res[i].file),
 			 rsim_anon_scheme_name(res[i].anon));
 		if (run_scenario(&sc, verify_every, label, &res[i]))
-			return EXIT_USAGE;
+			return EXIT_NOMEM;
 		disagree |= res[i].failed;
 	}
 
