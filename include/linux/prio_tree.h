@@ -126,9 +126,7 @@ do {						\
 	struct prio_tree_node name = PRIO_TREE_NODE_INIT(name)
 
 #define INIT_PRIO_TREE_NODE(ptr)				\
-do {								\
-	(ptr)->left = (ptr)->right = (ptr)->parent = (ptr);	\
-} while (0)
+	((ptr)->left = (ptr)->right = (ptr)->parent = (ptr))
 
 #define PRIO_TREE_ITER	((struct prio_tree_iter) { .cur = NULL })
 

@@ -46,7 +46,7 @@ const struct rsim_file_ops rsim_list_file_ops = {
 	.link_vma	= rsim_i_mmap_list_link,
 	.link_fork	= rsim_i_mmap_list_link_fork,
 	.unlink_vma	= rsim_i_mmap_list_unlink,
-	.for_each_vma	= rsim_i_mmap_list_for_each,
+	.range_vmas	= rsim_i_mmap_list_for_each,
 };
 
 /* ---- prio ---------------------------------------------------------------- */
@@ -177,6 +177,6 @@ const struct rsim_file_ops rsim_prio_file_ops = {
 	.link_fork	= rsim_prio_link_fork,
 	.unlink_vma	= rsim_prio_unlink_vma,
 	.modify_vma	= rsim_prio_modify_vma,
-	.for_each_vma	= rsim_prio_range_vmas,
+	.range_vmas	= rsim_prio_range_vmas,
 	.check		= rsim_prio_check,
 };

@@ -600,7 +600,7 @@ static int rsim_op_truncate(struct rsim *sim, unsigned long id,
 	sim->cost.truncate.calls++;
 	if (npages < file->size) {
 		sim->cost.truncate.rmap_updates +=
-			sim->file_ops->for_each_vma(sim, file, npages,
+			sim->file_ops->range_vmas(sim, file, npages,
 						    file->size - 1,
 						    rsim_truncate_vma);
 		/*

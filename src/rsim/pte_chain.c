@@ -202,7 +202,7 @@ const struct rsim_file_ops rsim_pte_chain_file_ops = {
 	.link_vma	= rsim_i_mmap_list_link,
 	.link_fork	= rsim_i_mmap_list_link_fork,
 	.unlink_vma	= rsim_i_mmap_list_unlink,
-	.for_each_vma	= rsim_i_mmap_list_for_each,
+	.range_vmas	= rsim_i_mmap_list_for_each,
 };
 
 /*

@@ -367,7 +367,7 @@ struct rsim_page_ops {
  * @unlink_vma: take a vma out of i_mmap
  * @modify_vma: set a linked vma's range and vm_pgoff where i_mmap is
  *	keyed on them; NULL: i_mmap does not care, set the fields
- * @for_each_vma: the i_mmap query of invalidate_mmap_range(): call the
+ * @range_vmas: the i_mmap query of invalidate_mmap_range(): call the
  *	function on each vma whose file range meets [first, last]; it may
  *	unmap ptes but not change i_mmap.  Returns the vmas visited.
  * @check: verify the file's i_mmap, 0 or -EUCLEAN; NULL: nothing to check
@@ -381,7 +381,7 @@ struct rsim_file_ops {
 	void	(*unlink_vma)(struct rsim *sim, struct rsim_vma *v);
 	void	(*modify_vma)(struct rsim_vma *v, unsigned long start,
 			      unsigned long end, unsigned long pgoff);
-	int	(*for_each_vma)(struct rsim *sim, struct rsim_file *file,
+	int	(*range_vmas)(struct rsim *sim, struct rsim_file *file,
 				unsigned long first, unsigned long last,
 				rsim_vma_range_fn fn);
 	int	(*check)(struct rsim_file *file, struct rsim_report *report);
