@@ -1,13 +1,16 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# The demonstration, from a fresh Debian 12 machine: installs what is
-# missing, builds libpriotree and its tools, then
-#  1. asks the live machine "who maps page 0 of libc?" through a prio tree
+# The demonstration, from a fresh Debian 12 machine: installs what the
+# build needs (deps.sh build), builds libpriotree and its tools, then
+#  1. prints the headline: the seed's benchmark table (rmap-test 1-3,
+#     test-mmap2/3) replayed under objrmap over a list, over the prio
+#     tree and under pte_chain, as ratios from one run, beside the 2004
+#     times (scripts/headline.py);
+#  2. asks the live machine "who maps page 0 of libc?" through a prio tree
 #     built from /proc/*/maps (the question objrmap asks of i_mmap);
-#  2. answers stabbing queries over an interval file;
-#  3. replays the seeds' benchmark shapes under every reverse-mapping
-#     scheme, checks them against each other and against ground truth,
-#     and prints the costs side by side.
+#  3. answers stabbing queries over an interval file;
+#  4. replays the seeds' shapes under every reverse-mapping scheme,
+#     checked against each other and against ground truth.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -20,26 +23,27 @@ meson compile -C build-demo >/dev/null
 bin=build-demo/tools
 libc=$(ldd /bin/sh | awk '/libc\.so/ { print $3 }')
 
-echo "== 1. who maps the first page of $libc, right now?"
+echo "== 1. the seed's table, replayed: objrmap over a list, over the prio tree, and pte_chain"
+python3 scripts/headline.py "$bin/rmapsim/rmapsim"
+
+echo
+echo "== 2. who maps the first page of $libc, right now?"
 "$bin/ptquery" maps "$libc" 0 | head -n 12
 
 echo
-echo "== 2. stabbing queries over examples/intervals.txt"
+echo "== 3. stabbing queries over examples/intervals.txt"
 "$bin/ptquery" intervals examples/intervals.txt 5 100-120 18446744073709551615
 
-if [ -x "$bin/rmapsim/rmapsim" ]; then
-	rmapsim=$bin/rmapsim/rmapsim
-	tmp=$(mktemp -d)
-	trap 'rm -rf "$tmp"' EXIT
+rmapsim=$bin/rmapsim/rmapsim
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+echo
+echo "== 4. the seeds' workloads under every rmap scheme"
+for kind in "rmap-test -l -i 1 -n 100 -s 30 -t 10" "test-mmap2" \
+	    "fork-exec-mix -i 200" "avc-fork-chain -t 32"; do
+	# shellcheck disable=SC2086
+	"$rmapsim" gen $kind > "$tmp/s.txt"
 	echo
-	echo "== 3. the seeds' workloads under every rmap scheme"
-	for kind in "rmap-test -l -i 1 -n 100 -s 30 -t 10" "test-mmap2" \
-		    "fork-exec-mix -i 200" "avc-fork-chain -t 32" \
-		    "random --seed 1"; do
-		# shellcheck disable=SC2086
-		"$rmapsim" gen $kind > "$tmp/s.txt"
-		echo
-		echo "-- rmapsim gen $kind | rmapsim compare"
-		"$rmapsim" compare "$tmp/s.txt"
-	done
-fi
+	echo "-- rmapsim gen $kind | rmapsim compare"
+	"$rmapsim" compare "$tmp/s.txt"
+done

@@ -34,7 +34,8 @@ ROWS = [
      ["rmap-test", "-l", "-i", "1", "-n", "5000", "-s", "7", "-t", "1"],
      ("31.1", "31.4", "1588+")),
     ("test-mmap2", "", ["test-mmap2"], ("0.34", "0.35", None)),
-    ("test-mmap3", "", ["test-mmap3"], ("3.38", "3.65", None)),
+    ("test-mmap3", "", ["test-mmap3", "-s", "2000", "-t", "2"],
+     ("3.38", "3.65", None)),
 ]
 
 FILE_SCHEMES = ("list", "prio", "pte_chain")
