@@ -76,10 +76,9 @@ def main():
     print("The seed's table (March 2004, PII 200 MHz, system seconds) beside")
     print("the same shapes on the simulator now, scaled down, one run each:")
     print("work = vmas or pte_chain entries visited per rmap walk.\n")
-    head = ("%-12s %22s | %9s %9s | %9s %9s"
-            % ("workload", "2004: pte_chain/prio/list", "list/prio",
-               "", "pte_chain/prio", ""))
-    print(head)
+    print("%-12s %22s | %-19s | %-19s"
+          % ("workload", "2004 s: pte/prio/list", "list / prio",
+             "pte_chain / prio"))
     print("%-12s %22s | %9s %9s | %9s %9s"
           % ("", "", "work", "time", "work", "time"))
     for name, _, gen_args, seed in ROWS:
