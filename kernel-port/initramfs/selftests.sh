@@ -1,0 +1,81 @@
+#!/bin/sh
+# The kernel's own vm selftests (tools/testing/selftests/vm and memfd, built
+# statically by kernel-port/build-selftests.sh), run by /init after the
+# stress program.  One line per test on the console:
+#
+#   PT-SELFTEST <flavour> <name> ok
+#   PT-SELFTEST <flavour> <name> not ok <reason>
+#   PT-SELFTEST <flavour> <name> skip <reason>
+#
+# The exit code decides (0 ok, 4 = KSFT_SKIP skip, else not ok; killed by
+# the per-test timeout: not ok); the reason is the test's last line of
+# output.  A test's own output goes to the console only when it did not
+# pass, each line prefixed (so its "ok N" lines never read as KTAP).
+# Sizes are the small ones of run_vmtests.sh or smaller: TCG is slow.
+bb=/bin/busybox
+dir=/selftests
+flavour=$($bb sed -n 's/.*pt\.flavour=\([^ ]*\).*/\1/p' /proc/cmdline)
+flavour=${flavour:-unknown}
+out=/tmp/selftest.out
+
+report() {	# name verdict reason
+	echo "PT-SELFTEST $flavour $1 $2${3:+ $3}"
+}
+
+run() {	# timeout label program [args...]
+	t=$1
+	name=$2
+	prog=$3
+	shift 3
+	if [ ! -x "$dir/$prog" ]; then
+		why=$($bb grep "^$prog " $dir/BUILD-FAILED 2>/dev/null | $bb head -1)
+		report "$name" skip "not built: ${why:-missing from the initramfs}"
+		return
+	fi
+	$bb timeout -s KILL "$t" "$dir/$prog" "$@" >$out 2>&1 </dev/null
+	rc=$?
+	last=$($bb grep -v '^[[:space:]]*$' $out | $bb tail -1 | $bb tr -d '\r' | $bb cut -c1-150)
+	case $rc in
+	0) report "$name" ok ;;
+	4) report "$name" skip "${last:-exit 4}" ;;
+	137) report "$name" "not ok" "killed after the ${t} s timeout" ;;
+	*) report "$name" "not ok" "exit $rc: $last" ;;
+	esac
+	if [ $rc != 0 ]; then
+		$bb tail -15 $out | $bb sed "s/^/PT-SELFTEST-OUT $name: /"
+	fi
+}
+
+cd /tmp || exit 1
+echo 3 >/proc/sys/vm/drop_caches
+run 120 mremap_test mremap_test -t 4
+run 60 mremap_dontunmap mremap_dontunmap
+run 60 map_populate map_populate
+run 60 map_fixed_noreplace map_fixed_noreplace
+run 60 mlock2-tests mlock2-tests
+run 60 madv_populate madv_populate
+run 60 memfd_test memfd_test
+run 240 userfaultfd-shmem userfaultfd shmem 8 4
+run 300 khugepaged khugepaged
+run 120 split_huge_page_test split_huge_page_test
+run 120 ksm_tests ksm_tests -M -p 10
+run 180 migration migration
+
+# hugetlb: the pages were reserved with hugepages= on the command line
+$bb mkdir -p /huge
+if $bb mount -t hugetlbfs none /huge; then
+	echo "PT-SELFTEST-INFO hugetlb: $($bb grep -E 'HugePages_(Total|Free)' /proc/meminfo | $bb tr -s ' \n' ' ')"
+	(cd / && run 120 hugepage-mmap hugepage-mmap)
+	run 120 hugepage-shm hugepage-shm
+	run 120 map_hugetlb map_hugetlb 32
+	run 120 hugepage-mremap hugepage-mremap 8 /huge/huge_mremap
+	$bb rm -f /huge/huge_mremap
+	run 240 userfaultfd-hugetlb_shared userfaultfd hugetlb_shared 16 4 /huge/uffd-test
+	$bb rm -f /huge/uffd-test
+	$bb umount /huge
+else
+	for t in hugepage-mmap hugepage-shm map_hugetlb hugepage-mremap userfaultfd-hugetlb_shared; do
+		report $t skip "cannot mount hugetlbfs on /huge"
+	done
+fi
+echo "PT-SELFTEST-END $flavour"
