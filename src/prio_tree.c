@@ -15,6 +15,7 @@
 #include <linux/export.h>
 #include <linux/mm.h>
 #include <linux/prio_tree.h>
+#include <linux/vma_prio_tree.h>
 
 /*
  * index_bits_to_maxindex[b - 1] is the largest heap_index a tree with

@@ -5,6 +5,7 @@
  */
 #include <linux/kernel.h>
 #include <linux/mm.h>
+#include <linux/vma_prio_tree.h>
 #include <linux/slab.h>
 
 #include "bench.h"

@@ -56,6 +56,4 @@ struct vm_area_struct {
 	void *vm_private_data;
 };
 
-#include <linux/vma_prio_tree.h>
-
 #endif /* _COMPAT_LINUX_MM_H */

@@ -3,8 +3,8 @@
  * KUnit suite "prio_tree_corpus": the libpriotree scenario corpus, run
  * inside the kernel at boot.
  *
- * One parameterised case runs each scenario of pt_corpus.c (copied here
- * byte for byte from tests/corpus/) and prints
+ * One parameterised case runs each scenario of pt_corpus.c (beside this
+ * file, in the kernel as in the repository's src/corpus/) and prints
  *
  *	PT-DIGEST <scenario> <16 hex digits>
  *

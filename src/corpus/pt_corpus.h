@@ -5,8 +5,8 @@
 /*
  * The scenario corpus that both worlds replay: the userspace program
  * (tests/corpus/ptcorpus.c) and the KUnit suite booted in QEMU
- * (kernel-port/lib/priotree/prio_tree_kunit.c).  This header and
- * pt_corpus.c are copied into the kernel byte for byte.
+ * (prio_tree_kunit.c, beside this file).  The whole directory is copied
+ * into the kernel's lib/priotree/corpus/ byte for byte.
  *
  * Every scenario is deterministic: a seeded generator decides every
  * operation, and nothing that differs between the worlds (pointers,

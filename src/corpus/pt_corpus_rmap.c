@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The rmap model half of the scenario corpus: the workloads of
- * src/rmap/gen.h replayed through the simulator of src/rmap/rsim.h under
- * the rmap schemes.  Copied into the kernel as lib/priotree/
+ * rsim/gen.h replayed through the simulator of rsim/rsim.h under the
+ * rmap schemes.  Copied into the kernel as lib/priotree/corpus/
  * pt_corpus_rmap.c, byte for byte, like pt_corpus.c.
  *
  * Every workload runs under several (file, anon) scheme pairs, chosen so

@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Scenario generators: the random number generator, the parameters and
- * their names, and the dispatch to each kind (gen_workloads.c,
- * gen_random.c).  See gen.h.
+ * Scenario generators, the bottom layer: the random number generator,
+ * the parameters and their names, and rsim_gen_op(), which every
+ * generator emits through.  The generators (gen_workloads.c,
+ * gen_random.c) call down into this file and never the other way;
+ * gen_run.c picks the generator of a kind.  See gen.h.
  */
 
 #include <linux/kernel.h>
@@ -237,7 +239,7 @@ void rsim_gen_name(const struct rsim_gen_params *params, char *buf,
 		rsim_gen_put_num(&b, "-seed", p->seed);
 }
 
-/* ---- running -------------------------------------------------------- */
+/* ---- emitting: what every generator calls ------------------------- */
 
 int rsim_gen_op(struct rsim_gen *gen, enum rsim_op_kind kind,
 		unsigned long a0, unsigned long a1, unsigned long a2,
@@ -251,35 +253,4 @@ int rsim_gen_op(struct rsim_gen *gen, enum rsim_op_kind kind,
 	if (!gen->err)
 		gen->err = gen->emit(gen->ctx, &op);
 	return gen->err;
-}
-
-int rsim_gen_run(const struct rsim_gen_params *params, rsim_gen_emit_t emit,
-		 void *ctx)
-{
-	struct rsim_gen gen = {
-		.params	= params,
-		.emit	= emit,
-		.ctx	= ctx,
-	};
-	const char *why;
-
-	if (rsim_gen_check(params, &why))
-		return -EINVAL;
-	rsim_gen_rng_seed(&gen.rng, params->seed);
-
-	switch (params->kind) {
-	case RSIM_GEN_RMAP_TEST:
-		return rsim_gen_rmap_test(&gen);
-	case RSIM_GEN_TEST_MMAP2:
-	case RSIM_GEN_TEST_MMAP3:
-		return rsim_gen_test_mmap(&gen);
-	case RSIM_GEN_AVC_FORK_CHAIN:
-		return rsim_gen_avc_fork_chain(&gen);
-	case RSIM_GEN_FORK_EXEC_MIX:
-		return rsim_gen_fork_exec_mix(&gen);
-	case RSIM_GEN_RANDOM:
-		return rsim_gen_random(&gen);
-	default:
-		return -EINVAL;
-	}
 }

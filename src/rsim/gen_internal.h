@@ -22,6 +22,7 @@ struct rsim_gen {
 	int				err;
 };
 
+/* gen_core.c: emit one op (the helpers below are all this) */
 int rsim_gen_op(struct rsim_gen *gen, enum rsim_op_kind kind,
 		unsigned long a0, unsigned long a1, unsigned long a2,
 		unsigned long a3, unsigned long a4, unsigned long a5);
@@ -87,6 +88,11 @@ static inline int rsim_gen_reclaim_addr(struct rsim_gen *gen,
 	return rsim_gen_op(gen, RSIM_OP_RECLAIM_ADDR, pid, addr, 0, 0, 0, 0);
 }
 
+/*
+ * The generators, one per kind (gen_workloads.c, gen_random.c).  Only
+ * gen_run.c calls them; they call only the helpers above and the rng of
+ * gen_core.c, so the calls between the gen_*.c files go one way.
+ */
 int rsim_gen_rmap_test(struct rsim_gen *gen);
 int rsim_gen_test_mmap(struct rsim_gen *gen);
 int rsim_gen_avc_fork_chain(struct rsim_gen *gen);

@@ -19,6 +19,7 @@
 #include <linux/kernel.h>
 #include <linux/list.h>
 #include <linux/mm.h>
+#include <linux/vma_prio_tree.h>
 #include <linux/prio_tree.h>
 #include <stdio.h>
 #include <stdlib.h>

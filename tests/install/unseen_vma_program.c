@@ -42,6 +42,7 @@
 #include <string.h>
 
 #include <linux/mm.h>
+#include <linux/vma_prio_tree.h>
 #include <linux/prio_tree.h>
 
 #define NR_VMAS		1024

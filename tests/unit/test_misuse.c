@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Death tests for misuse of the kernel API (issue 5, item 6), against the
+ * Death tests for misuse of the kernel API, against the
  * library built with CONFIG_PRIO_TREE_DEBUG=1.  Each misuse runs in a
  * forked child whose stderr is captured: the child must die of SIGABRT
  * and say what was wrong, naming the file and line of the check.

@@ -24,7 +24,8 @@
  * Usage: test_property [--seed=N] [--ops=N] [--nnodes=N]
  * or the environment PRIOTREE_SEED, PRIOTREE_OPS, PRIOTREE_NNODES.
  * --ops is the total over all runs (default 1200000, at least 1,000,000
- * as issue 2 asks; divided by 20 when PRIOTREE_UNDER_VALGRIND is set).
+ * as the property test is specified; divided by 20 when
+ * PRIOTREE_UNDER_VALGRIND is set).
  * --nnodes bounds how many intervals one tree holds at once (like
  * lib/rbtree_test.c's nnodes).  A failure names the run, the operation
  * number and the seed, which reproduces it exactly.

@@ -54,8 +54,8 @@ static struct rsim_pte_chain *rsim_chain_block_alloc(struct rsim *sim)
  *	if (rsim_pte_chain_add(sim, page, pte))
  *		goto undo;
  */
-int rsim_pte_chain_add(struct rsim *sim, struct rsim_page *page,
-		       struct rsim_pte *pte)
+static int rsim_pte_chain_add(struct rsim *sim, struct rsim_page *page,
+			      struct rsim_pte *pte)
 {
 	struct rsim_pte_chain *pc;
 	int i;
@@ -105,8 +105,8 @@ int rsim_pte_chain_add(struct rsim *sim, struct rsim_page *page,
  * Example:
  *	rsim_pte_chain_remove(sim, page, pte);
  */
-void rsim_pte_chain_remove(struct rsim *sim, struct rsim_page *page,
-			   struct rsim_pte *pte)
+static void rsim_pte_chain_remove(struct rsim *sim, struct rsim_page *page,
+				  struct rsim_pte *pte)
 {
 	struct rsim_pte_chain *head, *pc;
 	int i, victim;
@@ -138,17 +138,7 @@ void rsim_pte_chain_remove(struct rsim *sim, struct rsim_page *page,
 	BUG();
 }
 
-/**
- * rsim_pte_chain_walk - visit every pte on @walk->page's chain
- * @walk: the walk; when walk->found unmaps, the chain shrinks under us
- *
- * O(chain length).  Each entry counts as one chain entry and one pte.
- * An unmapping walk always takes the first entry, which the unmap then
- * removes, so it never steps on a block that was freed.
- *
- * Example:
- *	rsim_pte_chain_walk(&walk);
- */
+/* The first pte on @page's chain, or NULL. */
 static struct rsim_pte *rsim_pte_chain_first(struct rsim_page *page)
 {
 	struct rsim_pte_chain *pc = page->pte.chain;
@@ -163,7 +153,18 @@ static struct rsim_pte *rsim_pte_chain_first(struct rsim_page *page)
 	return pc->ptes[i];
 }
 
-void rsim_pte_chain_walk(struct rsim_walk *walk)
+/**
+ * rsim_pte_chain_walk - visit every pte on @walk->page's chain
+ * @walk: the walk; when walk->found unmaps, the chain shrinks under us
+ *
+ * O(chain length).  Each entry counts as one chain entry and one pte.
+ * An unmapping walk always takes the first entry, which the unmap then
+ * removes, so it never steps on a block that was freed.
+ *
+ * Example:
+ *	rsim_pte_chain_walk(&walk);
+ */
+static void rsim_pte_chain_walk(struct rsim_walk *walk)
 {
 	struct rsim_page *page = walk->page;
 	struct rsim_pte_chain *pc;
@@ -197,18 +198,32 @@ void rsim_pte_chain_walk(struct rsim_walk *walk)
 	}
 }
 
-/**
- * rsim_pte_chain_check_empty - BUG() unless @page has no chain left
- * @page: a page whose mapcount dropped to 0, about to be freed
- *
- * O(1).  A chain left behind would be leaked memory and a stale walk.
- *
- * Example:
- *	rsim_pte_chain_check_empty(page);
- *	kfree(page);
+/*
+ * 2.6.5's file pages: the walk reads the page's chain, and i_mmap is
+ * kept as a list only for truncate's query (mm.c's lists).
  */
-void rsim_pte_chain_check_empty(struct rsim_page *page)
-{
-	BUG_ON(page->flags & RSIM_PG_DIRECT);
-	BUG_ON(page->pte.chain);
-}
+const struct rsim_file_ops rsim_pte_chain_file_ops = {
+	.name		= "pte_chain",
+	.page		= {
+		.add_pte	= rsim_pte_chain_add,
+		.remove_pte	= rsim_pte_chain_remove,
+		.walk		= rsim_pte_chain_walk,
+	},
+	.link_vma	= rsim_i_mmap_list_link,
+	.link_fork	= rsim_i_mmap_list_link_fork,
+	.unlink_vma	= rsim_i_mmap_list_unlink,
+	.for_each_vma	= rsim_i_mmap_list_for_each,
+};
+
+/*
+ * 2.6.5's anonymous pages: no object per vma or mm, and no mapping or
+ * index: the chains are the whole reverse map.
+ */
+const struct rsim_anon_ops rsim_pte_chain_anon_ops = {
+	.name		= "pte_chain",
+	.page		= {
+		.add_pte	= rsim_pte_chain_add,
+		.remove_pte	= rsim_pte_chain_remove,
+		.walk		= rsim_pte_chain_walk,
+	},
+};
