@@ -10,7 +10,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-bash scripts/deps.sh >&2
+bash scripts/deps.sh build >&2
 if [ ! -d build-demo ]; then
 	meson setup build-demo -Dtests=false >/dev/null
 fi

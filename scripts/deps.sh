@@ -1,15 +1,36 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
 # Install the Debian 12 packages libpriotree needs, if any are missing.
+#
+#   scripts/deps.sh build   what building the library and tools and running
+#                           the demonstration (scripts/demo.sh) need
+#   scripts/deps.sh test    that, and what every test suite needs: the
+#                           kernel source, QEMU and the guest tools, the
+#                           fuzzers, the cross compilers of the arch
+#                           check, abigail, gnuplot (the default)
+#
 # Safe to run again: it only calls apt-get when something is absent.
 set -euo pipefail
 
-packages=(
-	meson ninja-build pkg-config gcc libc6-dev libcmocka-dev libbsd-dev valgrind
-	patch gcovr
-	clang llvm afl++
-	linux-source-6.1 qemu-system-x86 busybox-static
-	bc flex bison libelf-dev libssl-dev cpio xz-utils
+build=(
+	meson ninja-build pkg-config gcc libc6-dev libbsd-dev
 )
+test=(
+	"${build[@]}"
+	libcmocka-dev valgrind patch gcovr python3 abigail-tools groff-base
+	clang llvm lld afl++
+	linux-source-6.1 qemu-system-x86 busybox-static e2fsprogs
+	bc flex bison libelf-dev libssl-dev cpio xz-utils rsync git
+	libnuma-dev gcc-hppa-linux-gnu
+	gnuplot-nox
+)
+
+case ${1:-test} in
+build) packages=("${build[@]}") ;;
+test) packages=("${test[@]}") ;;
+*) echo "usage: deps.sh [build|test]" >&2; exit 2 ;;
+esac
 
 missing=()
 for p in "${packages[@]}"; do

@@ -3,24 +3,36 @@
  * ptquery - stabbing queries over intervals with libpriotree.
  *
  *   ptquery intervals FILE QUERY...
- *	FILE holds one interval per line, "START LAST [LABEL]" (decimal or
- *	0x-hex, closed interval, '#' starts a comment); "-" reads stdin.
- *	Each QUERY is "N" (a point) or "A-B" (a range); every interval
- *	overlapping it is printed.
+ *	FILE holds one interval per line, "START LAST [LABEL]" (closed
+ *	interval, '#' starts a comment); "-" reads stdin.  Each QUERY is "N"
+ *	(a point) or "A-B" (a range); every interval overlapping it is
+ *	printed.
  *
- *   ptquery maps PATH [PGOFF...]
- *	Reads /proc/PID/maps of every process, indexes each mapping of the
- *	file PATH by the file pages it maps, and prints which processes map
- *	each page PGOFF (default: page 0) and at which address - the question
- *	objrmap asks of address_space->i_mmap.
+ *   ptquery maps [--proc DIR] [--json] PATH [PAGE | FIRST-LAST]...
+ *	Reads DIR/PID/maps of every process (DIR is /proc unless given),
+ *	indexes each mapping of the file PATH by the file pages it maps, and
+ *	prints which processes map each queried page (default: page 0) and at
+ *	which address - the question objrmap asks of address_space->i_mmap.
  *
- * The whole input is read and validated before any query runs: a bad line
- * gives "FILE:LINE: expected ..." and exit status 1, with no partial output.
+ * Numbers are decimal, or hex after "0x", from 0 to ULONG_MAX: no signs,
+ * no blanks, no octal (a leading 0 is just a digit).
+ *
+ * A file the user names is input: it is read and validated whole before
+ * any query runs, and a bad line gives "FILE:LINE: expected ..." and exit
+ * status 1 with no partial output.  /proc is live data instead: processes
+ * come and go while it is read and some are not ours to read, so a
+ * process or line that cannot be used is skipped, counted and summarised
+ * on stderr, and the answer covers everything else.
+ *
+ * Exit status: 0 answered; 1 bad input, or nothing could be read; 2 bad
+ * command line.
  */
 
-#include <ctype.h>
+#define _GNU_SOURCE	/* asprintf(), vasprintf() */
+
 #include <dirent.h>
 #include <errno.h>
+#include <getopt.h>
 #include <limits.h>
 #include <stdarg.h>
 #include <stdbool.h>
@@ -33,7 +45,200 @@
 
 #include <priotree.h>
 
-#define PAGE_SHIFT	12
+#include "maps_parse.h"
+
+#ifndef PRIOTREE_TOOL_VERSION
+#define PRIOTREE_TOOL_VERSION "unknown"
+#endif
+
+#define EXIT_INPUT	1	/* bad input, or nothing could be read */
+#define EXIT_USAGE	2	/* bad command line */
+
+static const char exit_help[] =
+	"Exit status: 0 answered; 1 bad input (\"FILE:LINE: expected ...\"),\n"
+	"an unreadable file, or no process could be read; 2 bad command\n"
+	"line.\n";
+
+static const char intervals_help[] =
+	"usage: ptquery intervals FILE QUERY...\n"
+	"\n"
+	"Every interval of FILE overlapping each QUERY, sorted.\n"
+	"\n"
+	"FILE holds one closed interval per line, \"START LAST [LABEL]\";\n"
+	"'#' starts a comment; \"-\" reads standard input.  A QUERY is N (a\n"
+	"point) or A-B (a range).  Numbers are decimal, or hex after 0x, from\n"
+	"0 to 18446744073709551615 on a 64-bit machine.\n"
+	"\n"
+	"  -h, --help     this text\n"
+	"  -V, --version  ptquery's version\n"
+	"\n";
+
+static const char maps_help[] =
+	"usage: ptquery maps [--proc DIR] [--json] PATH [PAGE | FIRST-LAST]...\n"
+	"\n"
+	"Which processes map each queried page of the file PATH (page 0 when\n"
+	"none is given), and at which address, from DIR/PID/maps.  Mappings\n"
+	"are matched by PATH's device and inode, as the kernel does.  Pages\n"
+	"are the machine's page size; numbers are decimal, or hex after 0x.\n"
+	"\n"
+	"  -p, --proc DIR  read DIR/PID/maps and DIR/PID/comm, a saved /proc,\n"
+	"                  instead of /proc (which leaves ptquery itself out)\n"
+	"  -j, --json      one JSON object per hit and line (JSON Lines),\n"
+	"                  no header: query, pid, comm, start, end, perms,\n"
+	"                  pgoff, pages (first and last page matched) and\n"
+	"                  addr (where the first of them is mapped);\n"
+	"                  addresses are \"0x...\" strings, numbers decimal\n"
+	"  -h, --help      this text\n"
+	"  -V, --version   ptquery's version\n"
+	"\n"
+	"Processes that exit while being read, maps files that cannot be read\n"
+	"(not ours without root) and malformed lines are skipped, counted and\n"
+	"summarised on stderr; the answer covers every other process.\n"
+	"\n";
+
+static const char main_help[] =
+	"usage: ptquery intervals FILE QUERY...\n"
+	"       ptquery maps [--proc DIR] [--json] PATH [PAGE | FIRST-LAST]...\n"
+	"       ptquery --help | --version\n"
+	"\n"
+	"Stabbing queries over intervals with libpriotree, the prio tree that\n"
+	"indexed address_space->i_mmap in Linux 2.6.7 to 3.6.  'ptquery\n"
+	"COMMAND --help' describes each command.\n"
+	"\n";
+
+static void __attribute__((noreturn, format(printf, 2, 3)))
+die(int status, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	exit(status);
+}
+
+static void *xrealloc(void *p, size_t size)
+{
+	p = realloc(p, size);
+	if (!p)
+		die(EXIT_INPUT, "ptquery: out of memory\n");
+	return p;
+}
+
+static char *xstrndup(const char *s, size_t n)
+{
+	char *d = strndup(s, n);
+
+	if (!d)
+		die(EXIT_INPUT, "ptquery: out of memory\n");
+	return d;
+}
+
+/* Grow a vector *@v of *@cap elements of @size bytes to hold @nr + 1. */
+static void grow(void *v, size_t *cap, size_t nr, size_t size)
+{
+	void **vp = v;
+
+	if (nr < *cap)
+		return;
+	*cap = *cap ? 2 * *cap : 64;
+	*vp = xrealloc(*vp, *cap * size);
+}
+
+/*
+ * parse_number() - the @len bytes at @s as one number, whole
+ *
+ * Decimal digits, or "0x"/"0X" and hex digits; at most ULONG_MAX.  Not
+ * strtoul(): it would skip blanks, accept a sign (" -1" is ULONG_MAX),
+ * and with base 0 read a leading 0 as octal ("010" is 8, "08" fails).
+ *
+ * Return: true and *@out set, or false.
+ */
+static bool parse_number(const char *s, size_t len, unsigned long *out)
+{
+	unsigned long v = 0, base = 10, d;
+	size_t i = 0;
+
+	if (len > 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
+		base = 16;
+		i = 2;
+	}
+	if (i == len)
+		return false;
+	for (; i < len; i++) {
+		if (s[i] >= '0' && s[i] <= '9')
+			d = s[i] - '0';
+		else if (base == 16 && s[i] >= 'a' && s[i] <= 'f')
+			d = s[i] - 'a' + 10;
+		else if (base == 16 && s[i] >= 'A' && s[i] <= 'F')
+			d = s[i] - 'A' + 10;
+		else
+			return false;
+		if (v > (ULONG_MAX - d) / base)
+			return false;
+		v = v * base + d;
+	}
+	*out = v;
+	return true;
+}
+
+/*
+ * A command-line query, "N" or "A-B"; @what names it in messages.  A bad
+ * one is a usage error, found before any input is read.
+ */
+static void parse_query(const char *what, const char *arg,
+			unsigned long *first, unsigned long *last)
+{
+	const char *dash = strchr(arg, '-');
+
+	if (!dash) {
+		if (!parse_number(arg, strlen(arg), first))
+			die(EXIT_USAGE,
+			    "ptquery: %s '%s': expected a number from 0 to %lu\n",
+			    what, arg, ULONG_MAX);
+		*last = *first;
+		return;
+	}
+	if (!parse_number(arg, dash - arg, first) ||
+	    !parse_number(dash + 1, strlen(dash + 1), last))
+		die(EXIT_USAGE,
+		    "ptquery: %s '%s': expected FIRST-LAST, each a number from 0 to %lu\n",
+		    what, arg, ULONG_MAX);
+	if (*first > *last)
+		die(EXIT_USAGE, "ptquery: %s '%s': expected FIRST <= LAST\n",
+		    what, arg);
+}
+
+/* Query, sort the hits for stable output, return how many there were. */
+static size_t collect(struct priotree *pt, unsigned long first,
+		      unsigned long last, void ***hits,
+		      int (*cmp)(const void *, const void *))
+{
+	struct priotree_iter it;
+	struct priotree_hit hit;
+	size_t nr = 0, cap = 0;
+
+	*hits = NULL;
+	priotree_query(pt, first, last, &it);
+	while (priotree_next(&it, &hit) > 0) {
+		grow(hits, &cap, nr, sizeof(**hits));
+		(*hits)[nr++] = hit.item;
+	}
+	/* qsort()'s base must not be NULL, even for no elements */
+	if (nr)
+		qsort(*hits, nr, sizeof(**hits), cmp);
+	return nr;
+}
+
+static void check_index(struct priotree *pt)
+{
+	char msg[256];
+
+	if (priotree_check(pt, msg, sizeof(msg)))
+		die(EXIT_INPUT, "ptquery: index corrupt: %s\n", msg);
+}
+
+/* ---- ptquery intervals -------------------------------------------- */
 
 struct labelled {
 	unsigned long start;
@@ -46,167 +251,92 @@ struct interval_set {
 	size_t nr, cap;
 };
 
-static inline unsigned long max_ul(unsigned long a, unsigned long b)
+static bool is_blank(char c)
 {
-	return a > b ? a : b;
+	return c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f';
 }
 
-static void __attribute__((noreturn)) die(const char *fmt, ...)
-	__attribute__((format(printf, 1, 2)));
-
-static void die(const char *fmt, ...)
+/* The next blank-delimited token of [*@p, @end), stopping at a comment. */
+static size_t next_token(const char **p, const char *end)
 {
-	va_list ap;
+	size_t n = 0;
 
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	exit(1);
+	while (*p < end && is_blank(**p))
+		++*p;
+	while (*p + n < end && !is_blank((*p)[n]) && (*p)[n] != '#')
+		n++;
+	return n;
 }
 
-static void *xrealloc(void *p, size_t size)
+static void parse_interval_field(const char *file, unsigned long lineno,
+				 const char *name, const char **p,
+				 const char *end, unsigned long *out)
 {
-	p = realloc(p, size);
-	if (!p)
-		die("ptquery: out of memory\n");
-	return p;
-}
+	size_t n = next_token(p, end);
 
-static void set_add(struct interval_set *set, unsigned long start,
-		    unsigned long last, const char *label)
-{
-	if (set->nr == set->cap) {
-		set->cap = set->cap ? 2 * set->cap : 64;
-		set->v = xrealloc(set->v, set->cap * sizeof(*set->v));
-	}
-	set->v[set->nr].start = start;
-	set->v[set->nr].last = last;
-	set->v[set->nr].label = strdup(label);
-	if (!set->v[set->nr].label)
-		die("ptquery: out of memory\n");
-	set->nr++;
-}
-
-static void set_free(struct interval_set *set)
-{
-	size_t i;
-
-	for (i = 0; i < set->nr; i++)
-		free(set->v[i].label);
-	free(set->v);
-}
-
-/*
- * Parse one unsigned long (decimal or 0x-hex) at *@pos, skipping leading
- * blanks.  Overflow and trailing garbage count as errors.
- */
-static bool parse_ulong(const char **pos, unsigned long *out)
-{
-	const char *p = *pos;
-	char *end;
-
-	while (*p == ' ' || *p == '\t')
-		p++;
-	if (!isdigit((unsigned char)*p))
-		return false;
-	errno = 0;
-	*out = strtoul(p, &end, 0);
-	if (errno || end == p)
-		return false;
-	if (*end && !isspace((unsigned char)*end) && *end != '#' && *end != '-')
-		return false;
-	*pos = end;
-	return true;
-}
-
-/* The rest of the line, blanks trimmed, up to a comment. */
-static void rest_of_line(const char *p, char *label, size_t len)
-{
-	size_t n;
-
-	while (*p == ' ' || *p == '\t')
-		p++;
-	n = strcspn(p, "#\n");
-	while (n && isspace((unsigned char)p[n - 1]))
-		n--;
-	if (n >= len)
-		n = len - 1;
-	memcpy(label, p, n);
-	label[n] = '\0';
+	if (!n)
+		die(EXIT_INPUT, "%s:%lu: expected %s, a number from 0 to %lu\n",
+		    file, lineno, name, ULONG_MAX);
+	if (!parse_number(*p, n, out))
+		die(EXIT_INPUT,
+		    "%s:%lu: expected %s, a number from 0 to %lu, got '%.*s'\n",
+		    file, lineno, name, ULONG_MAX, (int)(n > 64 ? 64 : n), *p);
+	*p += n;
 }
 
 static void load_intervals(const char *path, struct interval_set *set)
 {
 	FILE *f = strcmp(path, "-") ? fopen(path, "r") : stdin;
 	unsigned long start, last, lineno = 0;
-	char line[4096], label[1024];
-	const char *p;
+	const char *p, *end, *label;
+	char *line = NULL;
+	size_t size = 0;
+	ssize_t len;
 
 	if (!f)
-		die("%s: %s\n", path, strerror(errno));
-	while (fgets(line, sizeof(line), f)) {
+		die(EXIT_INPUT, "%s: %s\n", path, strerror(errno));
+	/* getline(): no line is too long, and a NUL byte is seen as one */
+	while (errno = 0, (len = getline(&line, &size, f)) >= 0) {
 		lineno++;
-		if (!strchr(line, '\n') && !feof(f))
-			die("%s:%lu: expected a line shorter than %zu bytes\n",
-			    path, lineno, sizeof(line));
-		p = line + strspn(line, " \t");
-		if (*p == '#' || *p == '\n' || !*p)
-			continue;
-		if (!parse_ulong(&p, &start))
-			die("%s:%lu: expected START (a number)\n", path, lineno);
-		if (!parse_ulong(&p, &last))
-			die("%s:%lu: expected LAST (a number) after START\n",
+		if (len && line[len - 1] == '\n')
+			len--;
+		if (memchr(line, '\0', len))
+			die(EXIT_INPUT, "%s:%lu: expected text, got a NUL byte\n",
 			    path, lineno);
+		p = line;
+		end = line + len;
+		if (!next_token(&p, end))
+			continue;	/* blank or comment */
+		parse_interval_field(path, lineno, "START", &p, end, &start);
+		parse_interval_field(path, lineno, "LAST after START", &p,
+				     end, &last);
 		if (start > last)
-			die("%s:%lu: expected START <= LAST, got %lu > %lu\n",
+			die(EXIT_INPUT,
+			    "%s:%lu: expected START <= LAST, got %lu > %lu\n",
 			    path, lineno, start, last);
-		rest_of_line(p, label, sizeof(label));
-		set_add(set, start, last, label);
+		/* the label: the rest, blanks trimmed, up to a comment */
+		while (p < end && is_blank(*p))
+			p++;
+		label = p;
+		while (p < end && *p != '#')
+			p++;
+		while (p > label && is_blank(p[-1]))
+			p--;
+		grow(&set->v, &set->cap, set->nr, sizeof(*set->v));
+		set->v[set->nr].start = start;
+		set->v[set->nr].last = last;
+		set->v[set->nr].label = xstrndup(label, p - label);
+		set->nr++;
 	}
-	if (ferror(f))
-		die("%s: read error\n", path);
+	if (ferror(f))	/* e.g. EISDIR for a directory */
+		die(EXIT_INPUT, "%s: %s\n", path,
+		    strerror(errno ? errno : EIO));
+	free(line);
 	if (f != stdin)
 		fclose(f);
 }
 
-static void parse_query(const char *arg, unsigned long *first,
-			unsigned long *last)
-{
-	const char *p = arg;
-
-	if (!parse_ulong(&p, first))
-		die("query '%s': expected N or A-B\n", arg);
-	*last = *first;
-	if (*p == '-') {
-		p++;
-		if (!parse_ulong(&p, last) || *p)
-			die("query '%s': expected a number after '-'\n", arg);
-	} else if (*p) {
-		die("query '%s': expected N or A-B\n", arg);
-	}
-	if (*first > *last)
-		die("query '%s': expected A <= B\n", arg);
-}
-
-static struct priotree *build_index(struct interval_set *set)
-{
-	struct priotree *pt = priotree_new();
-	char msg[256];
-	size_t i;
-
-	if (!pt)
-		die("ptquery: out of memory\n");
-	for (i = 0; i < set->nr; i++)
-		if (priotree_insert(pt, set->v[i].start, set->v[i].last,
-				    &set->v[i]))
-			die("ptquery: cannot index [%lu, %lu]\n",
-			    set->v[i].start, set->v[i].last);
-	if (priotree_check(pt, msg, sizeof(msg)))
-		die("ptquery: index corrupt: %s\n", msg);
-	return pt;
-}
-
-static int cmp_hit(const void *a, const void *b)
+static int cmp_labelled(const void *a, const void *b)
 {
 	const struct labelled *x = *(struct labelled * const *)a;
 	const struct labelled *y = *(struct labelled * const *)b;
@@ -218,46 +348,55 @@ static int cmp_hit(const void *a, const void *b)
 	return strcmp(x->label, y->label);
 }
 
-/* Query, sort the hits for stable output, return how many there were. */
-static size_t collect(struct priotree *pt, unsigned long first,
-		      unsigned long last, struct labelled ***hits)
-{
-	struct priotree_iter it;
-	struct priotree_hit hit;
-	size_t nr = 0, cap = 0;
-
-	*hits = NULL;
-	priotree_query(pt, first, last, &it);
-	while (priotree_next(&it, &hit) > 0) {
-		if (nr == cap) {
-			cap = cap ? 2 * cap : 16;
-			*hits = xrealloc(*hits, cap * sizeof(**hits));
-		}
-		(*hits)[nr++] = hit.item;
-	}
-	qsort(*hits, nr, sizeof(**hits), cmp_hit);
-	return nr;
-}
+static const struct option intervals_options[] = {
+	{ "help",	no_argument,	NULL, 'h' },
+	{ "version",	no_argument,	NULL, 'V' },
+	{ NULL,		0,		NULL, 0 },
+};
 
 static int cmd_intervals(int argc, char **argv)
 {
 	struct interval_set set = { 0 };
-	unsigned long first, last;
 	struct labelled **hits;
+	unsigned long first, last;
 	struct priotree *pt;
 	size_t nr, i;
-	int q;
+	int q, c;
 
+	while ((c = getopt_long(argc, argv, "hV", intervals_options,
+				NULL)) != -1) {
+		switch (c) {
+		case 'h':
+			printf("%s%s", intervals_help, exit_help);
+			return 0;
+		case 'V':
+			printf("ptquery %s\n", PRIOTREE_TOOL_VERSION);
+			return 0;
+		default:
+			die(EXIT_USAGE, "see 'ptquery intervals --help'\n");
+		}
+	}
+	argc -= optind;
+	argv += optind;
 	if (argc < 2)
-		die("usage: ptquery intervals FILE QUERY...\n");
+		die(EXIT_USAGE,
+		    "ptquery intervals: expected FILE QUERY..., see 'ptquery intervals --help'\n");
 	for (q = 1; q < argc; q++)	/* validate every query up front */
-		parse_query(argv[q], &first, &last);
+		parse_query("query", argv[q], &first, &last);
 	load_intervals(argv[0], &set);
-	pt = build_index(&set);
+
+	pt = priotree_new();
+	if (!pt)
+		die(EXIT_INPUT, "ptquery: out of memory\n");
+	for (i = 0; i < set.nr; i++)
+		if (priotree_insert(pt, set.v[i].start, set.v[i].last,
+				    &set.v[i]))
+			die(EXIT_INPUT, "ptquery: out of memory\n");
+	check_index(pt);
 
 	for (q = 1; q < argc; q++) {
-		parse_query(argv[q], &first, &last);
-		nr = collect(pt, first, last, &hits);
+		parse_query("query", argv[q], &first, &last);
+		nr = collect(pt, first, last, (void ***)&hits, cmp_labelled);
 		printf("query [%lu, %lu]: %zu interval%s\n", first, last, nr,
 		       nr == 1 ? "" : "s");
 		for (i = 0; i < nr; i++)
@@ -266,116 +405,472 @@ static int cmd_intervals(int argc, char **argv)
 		free(hits);
 	}
 	priotree_free(pt);
-	set_free(&set);
+	for (i = 0; i < set.nr; i++)
+		free(set.v[i].label);
+	free(set.v);
+	return 0;
+}
+
+/* ---- ptquery maps ------------------------------------------------- */
+
+struct process {
+	long pid;
+	char *comm;
+};
+
+/* One mapping of the file: file pages [pgoff, pgoff + pages - 1]. */
+struct vma {
+	unsigned long start, end;
+	unsigned long pgoff, pages;
+	size_t proc;		/* index into scan.procs */
+	char perms[5];
+};
+
+struct scan {
+	const char *dir;
+	dev_t dev;
+	ino_t ino;
+	unsigned long page_size;
+	long skip_pid;		/* ptquery on the live /proc, or -1 */
+
+	struct process *procs;
+	size_t nr_procs, cap_procs;
+	struct vma *vmas;
+	size_t nr_vmas, cap_vmas;
+
+	/* what was skipped, for the summary */
+	unsigned long denied;		/* EACCES, EPERM: not ours */
+	unsigned long vanished;		/* exited while being read */
+	unsigned long failed;		/* any other error */
+	char *first_failure;
+	unsigned long malformed;
+	char *first_malformed;
+};
+
+static void note_first(char **slot, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static void note_first(char **slot, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (*slot)
+		return;
+	va_start(ap, fmt);
+	if (vasprintf(slot, fmt, ap) < 0)
+		*slot = NULL;
+	va_end(ap);
+}
+
+static void note_unreadable(struct scan *s, const char *path, int err)
+{
+	if (err == ENOENT || err == ESRCH)
+		s->vanished++;
+	else if (err == EACCES || err == EPERM)
+		s->denied++;
+	else {
+		s->failed++;
+		note_first(&s->first_failure, "%s: %s", path, strerror(err));
+	}
+}
+
+/* DIR/PID/comm without its newline, or "?" when it cannot be read. */
+static char *read_comm(const char *dir, const char *pid)
+{
+	char *path, *line = NULL;
+	size_t size = 0;
+	ssize_t len = -1;
+	FILE *f;
+
+	if (asprintf(&path, "%s/%s/comm", dir, pid) < 0)
+		die(EXIT_INPUT, "ptquery: out of memory\n");
+	f = fopen(path, "r");
+	if (f) {
+		len = getline(&line, &size, f);
+		fclose(f);
+	}
+	free(path);
+	if (len < 0) {
+		free(line);
+		return xstrndup("?", 1);
+	}
+	if (len && line[len - 1] == '\n')
+		line[--len] = '\0';
+	return line;
+}
+
+/*
+ * Read DIR/PID/maps whole.  Either every usable line of it is kept or,
+ * when reading fails part way, none: half a process would be a wrong
+ * answer, not a partial one.
+ */
+static void read_process(struct scan *s, const char *pid_name, long pid)
+{
+	size_t mark = s->nr_vmas, size = 0;
+	unsigned long lineno = 0;
+	struct maps_entry e;
+	char *path, *line = NULL;
+	const char *why;
+	struct vma *v;
+	ssize_t len;
+	FILE *f;
+
+	if (asprintf(&path, "%s/%s/maps", s->dir, pid_name) < 0)
+		die(EXIT_INPUT, "ptquery: out of memory\n");
+	f = fopen(path, "r");
+	if (!f) {
+		note_unreadable(s, path, errno);
+		free(path);
+		return;
+	}
+	while (errno = 0, (len = getline(&line, &size, f)) >= 0) {
+		lineno++;
+		if (len && line[len - 1] == '\n')
+			len--;
+		why = maps_parse_line(line, len, s->page_size, &e);
+		if (why) {
+			s->malformed++;
+			note_first(&s->first_malformed, "%s:%lu: %s", path,
+				   lineno, why);
+			continue;
+		}
+		if (e.inode != (unsigned long long)s->ino ||
+		    e.major != major(s->dev) || e.minor != minor(s->dev))
+			continue;
+		grow(&s->vmas, &s->cap_vmas, s->nr_vmas, sizeof(*s->vmas));
+		v = &s->vmas[s->nr_vmas++];
+		v->start = e.start;
+		v->end = e.end;
+		v->pgoff = e.offset / s->page_size;
+		v->pages = (e.end - e.start) / s->page_size;
+		v->proc = s->nr_procs;
+		memcpy(v->perms, e.perms, sizeof(v->perms));
+	}
+	if (ferror(f)) {
+		note_unreadable(s, path, errno ? errno : EIO);
+		s->nr_vmas = mark;
+	} else {
+		grow(&s->procs, &s->cap_procs, s->nr_procs, sizeof(*s->procs));
+		s->procs[s->nr_procs].pid = pid;
+		s->procs[s->nr_procs].comm = read_comm(s->dir, pid_name);
+		s->nr_procs++;
+	}
+	fclose(f);
+	free(line);
+	free(path);
+}
+
+/* A PID directory: all digits, and a pid. */
+static bool pid_name(const char *name, long *pid)
+{
+	const char *p;
+
+	for (p = name; *p; p++)
+		if (*p < '0' || *p > '9')
+			return false;
+	if (p == name || p - name > 10)
+		return false;
+	*pid = strtol(name, NULL, 10);
+	return *pid > 0 && *pid <= INT_MAX;
+}
+
+static void scan_processes(struct scan *s)
+{
+	struct dirent *de;
+	DIR *d;
+	long pid;
+
+	d = opendir(s->dir);
+	if (!d)
+		die(EXIT_INPUT, "%s: %s\n", s->dir, strerror(errno));
+	while ((errno = 0, de = readdir(d))) {
+		if (!pid_name(de->d_name, &pid) || pid == s->skip_pid)
+			continue;
+		read_process(s, de->d_name, pid);
+	}
+	if (errno)
+		die(EXIT_INPUT, "%s: %s\n", s->dir, strerror(errno));
+	closedir(d);
+}
+
+static const char *plural(unsigned long n, const char *one, const char *many)
+{
+	return n == 1 ? one : many;
+}
+
+/* What the answer leaves out, on stderr, so no answer is silently partial. */
+static void summarise(const struct scan *s)
+{
+	if (s->denied)
+		fprintf(stderr, "ptquery: %lu %s unreadable: %s\n", s->denied,
+			plural(s->denied, "process", "processes"),
+			geteuid() ? "run as root for all" :
+			"Permission denied, even to root");
+	if (s->failed)
+		fprintf(stderr, "ptquery: %lu %s unreadable, first %s\n",
+			s->failed, plural(s->failed, "process", "processes"),
+			s->first_failure ? s->first_failure : "?");
+	if (s->vanished)
+		fprintf(stderr, "ptquery: %lu %s exited while being read\n",
+			s->vanished,
+			plural(s->vanished, "process", "processes"));
+	if (s->malformed)
+		fprintf(stderr, "ptquery: %lu malformed maps %s skipped, first %s\n",
+			s->malformed, plural(s->malformed, "line", "lines"),
+			s->first_malformed ? s->first_malformed : "?");
+}
+
+static const struct scan *cmp_scan;	/* for cmp_vma(): qsort has no arg */
+
+static int cmp_vma(const void *a, const void *b)
+{
+	const struct vma *x = *(struct vma * const *)a;
+	const struct vma *y = *(struct vma * const *)b;
+	long px = cmp_scan->procs[x->proc].pid;
+	long py = cmp_scan->procs[y->proc].pid;
+
+	if (px != py)
+		return px < py ? -1 : 1;
+	if (x->start != y->start)
+		return x->start < y->start ? -1 : 1;
 	return 0;
 }
 
 /*
- * One /proc/PID/maps line: "start-end perms offset dev inode   path".
- * Returns true and fills the fields when it maps @want (same device and
- * inode); a line that does not parse is an error.
+ * A JSON string: quotes, backslashes and control characters escaped;
+ * bytes that are not UTF-8 become \u00XX (their Latin-1 reading), so the
+ * output is valid JSON whatever a process named itself.
  */
-static bool maps_line(const char *file, unsigned long lineno, const char *line,
-		      dev_t want_dev, ino_t want_ino, unsigned long *start,
-		      unsigned long *end, unsigned long *pgoff, char *perms)
+static void json_string(FILE *out, const char *s)
 {
-	unsigned int major, minor;
-	unsigned long long offset, inode;
-	int n = 0;
+	const unsigned char *p = (const unsigned char *)s;
+	unsigned int n, i;
 
-	if (sscanf(line, "%lx-%lx %4s %llx %x:%x %llu%n", start, end, perms,
-		   &offset, &major, &minor, &inode, &n) != 7 || !n)
-		die("%s:%lu: expected \"start-end perms offset dev inode\"\n",
-		    file, lineno);
-	if (*end <= *start || (*start | *end | offset) & ((1UL << PAGE_SHIFT) - 1))
-		die("%s:%lu: expected a page-aligned, non-empty mapping\n",
-		    file, lineno);
-	*pgoff = offset >> PAGE_SHIFT;
-	return inode == (unsigned long long)want_ino &&
-	       major == major(want_dev) && minor == minor(want_dev);
+	putc('"', out);
+	while (*p) {
+		if (*p == '"' || *p == '\\') {
+			fprintf(out, "\\%c", *p++);
+			continue;
+		}
+		if (*p < 0x20 || *p == 0x7f) {
+			fprintf(out, "\\u%04x", *p++);
+			continue;
+		}
+		if (*p < 0x80) {
+			putc(*p++, out);
+			continue;
+		}
+		/* length of a well-formed UTF-8 sequence starting here */
+		n = (*p & 0xe0) == 0xc0 && *p >= 0xc2 ? 2 :
+		    (*p & 0xf0) == 0xe0 ? 3 :
+		    (*p & 0xf8) == 0xf0 && *p <= 0xf4 ? 4 : 0;
+		for (i = 1; i < n; i++)
+			if ((p[i] & 0xc0) != 0x80)
+				n = 0;
+		/* no overlong forms, surrogates or code points past 10FFFF */
+		if ((n == 3 && *p == 0xe0 && p[1] < 0xa0) ||
+		    (n == 3 && *p == 0xed && p[1] >= 0xa0) ||
+		    (n == 4 && *p == 0xf0 && p[1] < 0x90) ||
+		    (n == 4 && *p == 0xf4 && p[1] >= 0x90))
+			n = 0;
+		if (!n) {
+			fprintf(out, "\\u%04x", *p++);
+			continue;
+		}
+		fwrite(p, 1, n, out);
+		p += n;
+	}
+	putc('"', out);
 }
+
+/* comm for a terminal: what is not printable ASCII shows as '?'. */
+static void text_string(FILE *out, const char *s)
+{
+	for (; *s; s++)
+		putc(*s >= 0x20 && *s < 0x7f ? *s : '?', out);
+}
+
+static const struct option maps_options[] = {
+	{ "proc",	required_argument,	NULL, 'p' },
+	{ "json",	no_argument,		NULL, 'j' },
+	{ "help",	no_argument,		NULL, 'h' },
+	{ "version",	no_argument,		NULL, 'V' },
+	{ NULL,		0,			NULL, 0 },
+};
 
 static int cmd_maps(int argc, char **argv)
 {
-	struct interval_set set = { 0 };
-	unsigned long start, end, pgoff, page, lineno, nr_procs = 0;
-	char path[300], line[4096], label[320], perms[8];
-	struct labelled **hits;
-	struct dirent *de;
+	struct scan s = { .dir = "/proc", .skip_pid = -1 };
+	unsigned long page, last, first, lastp;
+	char *real_dir, *real_proc;
+	struct vma **hits;
 	struct priotree *pt;
+	bool json = false;
 	struct stat st;
 	size_t nr, i;
-	DIR *proc;
-	FILE *f;
-	int q;
+	long psize;
+	int q, c;
 
-	if (argc < 1)
-		die("usage: ptquery maps PATH [PGOFF...]\n");
-	if (stat(argv[0], &st))
-		die("%s: %s\n", argv[0], strerror(errno));
-	for (q = 1; q < argc; q++)
-		parse_query(argv[q], &start, &end);
-
-	proc = opendir("/proc");
-	if (!proc)
-		die("/proc: %s\n", strerror(errno));
-	while ((de = readdir(proc))) {
-		if (!isdigit((unsigned char)de->d_name[0]))
-			continue;
-		snprintf(path, sizeof(path), "/proc/%s/maps", de->d_name);
-		f = fopen(path, "r");
-		if (!f)		/* the process exited, or is not ours */
-			continue;
-		nr_procs++;
-		lineno = 0;
-		while (fgets(line, sizeof(line), f)) {
-			lineno++;
-			if (!maps_line(path, lineno, line, st.st_dev, st.st_ino,
-				       &start, &end, &pgoff, perms))
-				continue;
-			snprintf(label, sizeof(label), "pid %s at %#lx (%s)",
-				 de->d_name, start, perms);
-			set_add(&set, pgoff,
-				pgoff + ((end - start) >> PAGE_SHIFT) - 1, label);
+	while ((c = getopt_long(argc, argv, "p:jhV", maps_options,
+				NULL)) != -1) {
+		switch (c) {
+		case 'p':
+			s.dir = optarg;
+			break;
+		case 'j':
+			json = true;
+			break;
+		case 'h':
+			printf("%s%s", maps_help, exit_help);
+			return 0;
+		case 'V':
+			printf("ptquery %s\n", PRIOTREE_TOOL_VERSION);
+			return 0;
+		default:
+			die(EXIT_USAGE, "see 'ptquery maps --help'\n");
 		}
-		fclose(f);
 	}
-	closedir(proc);
+	argc -= optind;
+	argv += optind;
+	if (argc < 1)
+		die(EXIT_USAGE,
+		    "ptquery maps: expected PATH, see 'ptquery maps --help'\n");
+	for (q = 1; q < argc; q++)	/* validate every query up front */
+		parse_query("page", argv[q], &page, &last);
+	if (stat(argv[0], &st))
+		die(EXIT_INPUT, "%s: %s\n", argv[0], strerror(errno));
+	psize = sysconf(_SC_PAGESIZE);
+	if (psize <= 0 || psize & (psize - 1))
+		die(EXIT_INPUT, "ptquery: expected a page size, got %ld\n",
+		    psize);
+	s.page_size = psize;
+	s.dev = st.st_dev;
+	s.ino = st.st_ino;
 
-	pt = build_index(&set);
-	printf("%s: %zu mappings in %lu processes\n", argv[0], set.nr, nr_procs);
-	/* with no PGOFF given, ask about the file's first page */
+	/* the live /proc holds ptquery too, which maps nothing of interest */
+	real_dir = realpath(s.dir, NULL);
+	real_proc = realpath("/proc", NULL);
+	if (real_dir && real_proc && !strcmp(real_dir, real_proc))
+		s.skip_pid = getpid();
+	free(real_dir);
+	free(real_proc);
+
+	scan_processes(&s);
+	summarise(&s);
+	if (!s.nr_procs)
+		die(EXIT_INPUT,
+		    "ptquery: %s: expected at least one readable PID/maps\n",
+		    s.dir);
+
+	pt = priotree_new();
+	if (!pt)
+		die(EXIT_INPUT, "ptquery: out of memory\n");
+	for (i = 0; i < s.nr_vmas; i++)
+		if (priotree_insert(pt, s.vmas[i].pgoff,
+				    s.vmas[i].pgoff + s.vmas[i].pages - 1,
+				    &s.vmas[i]))
+			die(EXIT_INPUT, "ptquery: out of memory\n");
+	check_index(pt);
+	cmp_scan = &s;
+
+	if (!json)
+		printf("%s: %zu mapping%s in %zu process%s\n", argv[0],
+		       s.nr_vmas, s.nr_vmas == 1 ? "" : "s", s.nr_procs,
+		       s.nr_procs == 1 ? "" : "es");
+	/* with no PAGE given, ask about the file's first page */
 	for (q = argc > 1 ? 1 : 0; q < argc; q++) {
-		page = end = 0;
+		page = last = 0;
 		if (q)
-			parse_query(argv[q], &page, &end);
-		nr = collect(pt, page, end, &hits);
-		printf("file pages [%lu, %lu]: mapped by %zu vma%s\n", page, end,
-		       nr, nr == 1 ? "" : "s");
+			parse_query("page", argv[q], &page, &last);
+		nr = collect(pt, page, last, (void ***)&hits, cmp_vma);
+		if (!json)
+			printf("file pages [%lu, %lu]: mapped by %zu vma%s\n",
+			       page, last, nr, nr == 1 ? "" : "s");
 		for (i = 0; i < nr; i++) {
-			/* the first queried page this vma maps, and its address */
-			unsigned long first = max_ul(page, hits[i]->start);
-			unsigned long va = strtoul(strstr(hits[i]->label, "0x"),
-						   NULL, 16);
+			const struct vma *v = hits[i];
+			const struct process *p = &s.procs[v->proc];
+			unsigned long va;
 
-			printf("  %s: page %lu at %#lx\n", hits[i]->label, first,
-			       va + ((first - hits[i]->start) << PAGE_SHIFT));
+			/* the queried pages this vma maps, and where */
+			first = page > v->pgoff ? page : v->pgoff;
+			lastp = v->pgoff + v->pages - 1;
+			if (last < lastp)
+				lastp = last;
+			va = v->start + (first - v->pgoff) * s.page_size;
+			if (!json) {
+				printf("  pid %ld (", p->pid);
+				text_string(stdout, p->comm);
+				printf(") 0x%lx-0x%lx %s: page %lu at 0x%lx\n",
+				       v->start, v->end, v->perms, first, va);
+				continue;
+			}
+			printf("{\"query\":[%lu,%lu],\"pid\":%ld,\"comm\":",
+			       page, last, p->pid);
+			json_string(stdout, p->comm);
+			printf(",\"start\":\"0x%lx\",\"end\":\"0x%lx\","
+			       "\"perms\":\"%s\",\"pgoff\":%lu,"
+			       "\"pages\":[%lu,%lu],\"addr\":\"0x%lx\"}\n",
+			       v->start, v->end, v->perms, v->pgoff, first,
+			       lastp, va);
 		}
 		free(hits);
 	}
 	priotree_free(pt);
-	set_free(&set);
+	for (i = 0; i < s.nr_procs; i++)
+		free(s.procs[i].comm);
+	free(s.procs);
+	free(s.vmas);
+	free(s.first_failure);
+	free(s.first_malformed);
+	if (fflush(stdout) || ferror(stdout))
+		die(EXIT_INPUT, "ptquery: standard output: %s\n",
+		    strerror(errno));
 	return 0;
 }
 
+static const struct option main_options[] = {
+	{ "help",	no_argument,	NULL, 'h' },
+	{ "version",	no_argument,	NULL, 'V' },
+	{ NULL,		0,		NULL, 0 },
+};
+
 int main(int argc, char **argv)
 {
-	if (argc >= 2 && !strcmp(argv[1], "intervals"))
-		return cmd_intervals(argc - 2, argv + 2);
-	if (argc >= 2 && !strcmp(argv[1], "maps"))
-		return cmd_maps(argc - 2, argv + 2);
-	fprintf(stderr,
-		"usage: ptquery intervals FILE QUERY...\n"
-		"       ptquery maps PATH [PGOFF|A-B...]\n");
-	return 2;
+	static char intervals_name[] = "ptquery intervals";
+	static char maps_name[] = "ptquery maps";
+	const char *cmd;
+	int c;
+
+	/* '+': options stop at the command, which has its own */
+	while ((c = getopt_long(argc, argv, "+hV", main_options,
+				NULL)) != -1) {
+		switch (c) {
+		case 'h':
+			printf("%s%s", main_help, exit_help);
+			return 0;
+		case 'V':
+			printf("ptquery %s\n", PRIOTREE_TOOL_VERSION);
+			return 0;
+		default:
+			die(EXIT_USAGE, "see 'ptquery --help'\n");
+		}
+	}
+	if (optind == argc)
+		die(EXIT_USAGE,
+		    "ptquery: expected a command, intervals or maps; see 'ptquery --help'\n");
+	cmd = argv[optind];
+	argc -= optind;
+	argv += optind;
+	optind = 0;	/* glibc: start over, and forget the '+' */
+	if (!strcmp(cmd, "intervals")) {
+		argv[0] = intervals_name;	/* getopt's messages name it */
+		return cmd_intervals(argc, argv);
+	}
+	if (!strcmp(cmd, "maps")) {
+		argv[0] = maps_name;
+		return cmd_maps(argc, argv);
+	}
+	die(EXIT_USAGE,
+	    "ptquery: expected a command, intervals or maps, got '%s'; see 'ptquery --help'\n",
+	    cmd);
 }

@@ -6,8 +6,8 @@
 #   tests/fuzz/campaign.sh libfuzzer HARNESS SECONDS OUTDIR [JOBS]
 #   tests/fuzz/campaign.sh afl       HARNESS SECONDS OUTDIR
 #
-# HARNESS is prio_tree, priotree_api, rmap or rmapsim_parser.  The
-# harness is built into OUTDIR (clang -fsanitize=fuzzer,address,undefined
+# HARNESS is prio_tree, priotree_api, rmap, rmapsim_parser or maps_parse.
+# The harness is built into OUTDIR (clang -fsanitize=fuzzer,address,undefined
 # for libFuzzer; afl-clang-fast with AFL_USE_ASAN/UBSAN for AFL++), seeded
 # from tests/fuzz/corpus/HARNESS, and run under nice -n 15 on one core:
 # libFuzzer runs JOBS (default 2) jobs of SECONDS each one after another
@@ -30,7 +30,7 @@ src=$(cd "$(dirname "$0")/../.." && pwd)
 fuzz=$src/tests/fuzz
 
 case $harness in
-prio_tree|priotree_api|rmap|rmapsim_parser) ;;
+prio_tree|priotree_api|rmap|rmapsim_parser|maps_parse) ;;
 *) echo "$0: expected a harness name, got '$harness'" >&2; exit 2 ;;
 esac
 [ -f "$fuzz/fuzz_$harness.c" ] || {
