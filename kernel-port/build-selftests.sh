@@ -31,7 +31,7 @@ hugepage-mremap userfaultfd khugepaged split_huge_page_test ksm_tests"
 hdr=$out/hdr
 if [ ! -f "$hdr/usr/include/linux/mman.h" ] ||
    [ "$tree/Makefile" -nt "$hdr/usr/include/linux/mman.h" ]; then
-	nice -n 10 make -s -C "$tree" O="$hdr/obj" ARCH=x86_64 \
+	nice -n 10 make -s -j"$jobs" -C "$tree" O="$hdr/obj" ARCH=x86_64 \
 		INSTALL_HDR_PATH="$hdr/usr" headers_install >"$out/headers.log" 2>&1 || {
 		cat "$out/headers.log" >&2
 		echo "build-selftests.sh: headers_install failed" >&2
