@@ -151,6 +151,8 @@ build_initramfs() {
 # Two virtio disks made fresh for each boot: an ext2 file system
 # (writeback, truncate) and a swap device (mkswap in the guest).
 make_disks() {
+	# mkfs.ext2 lives in sbin, which a user's PATH may lack
+	PATH=$PATH:/usr/sbin:/sbin
 	command -v mkfs.ext2 >/dev/null || die "mkfs.ext2 missing: install e2fsprogs"
 	rm -f "$objdir/disk.img" "$objdir/swap.img"
 	truncate -s 64M "$objdir/disk.img"
