@@ -15,6 +15,21 @@
  * lists group vmas); even identical (start, last, item) triples may be
  * inserted more than once, and each removal takes one of them away.
  *
+ * Queries and changes: while a query is open (from priotree_query() until
+ * priotree_next() returns 0, or until the caller drops the iterator), the
+ * index must not change, with one exception: the entry that priotree_next()
+ * has just returned may be removed, with priotree_remove() and the hit's
+ * own start, last and item (the list_for_each_safe() idea: the iterator
+ * never depends on the entry it returned).  The query then goes on, and
+ * returns every remaining hit exactly once.  Any other change (an insert,
+ * the removal of another entry) ends every open query on the index, and
+ * so does removing through one query for any other query open at the same
+ * time; using an ended query is undefined.
+ *
+ * A NULL index: priotree_free() does nothing, priotree_count() returns 0,
+ * and every other function returning int returns -EINVAL (a query on it
+ * reports no hits).
+ *
  * One struct priotree must not be used from two threads at once; distinct
  * trees are independent.
  *
@@ -26,17 +41,49 @@
  *	priotree_insert(pt, 10, 19, "a");
  *	priotree_insert(pt, 15, 30, "b");
  *	priotree_query(pt, 18, 18, &it);
- *	while (priotree_next(&it, &hit) > 0)
+ *	while (priotree_next(&it, &hit) > 0) {
  *		printf("[%lu, %lu] %s\n", hit.start, hit.last,
  *		       (char *)hit.item);
+ *		priotree_remove(pt, hit.start, hit.last, hit.item);
+ *	}
  *	priotree_free(pt);
  */
 
 #include <stddef.h>
 
+/*
+ * The version of these declarations.  meson.build's project version is
+ * the one source: configuring fails when these disagree with it, and the
+ * unit test "version" checks them and priotree_version() against it.
+ */
+#define PRIOTREE_VERSION_MAJOR	0
+#define PRIOTREE_VERSION_MINOR	2
+#define PRIOTREE_VERSION_PATCH	0
+
+/* For "#if PRIOTREE_VERSION >= PRIOTREE_VERSION_OF(0, 2, 0)". */
+#define PRIOTREE_VERSION_OF(major, minor, patch) \
+	(((major) << 16) | ((minor) << 8) | (patch))
+#define PRIOTREE_VERSION \
+	PRIOTREE_VERSION_OF(PRIOTREE_VERSION_MAJOR, PRIOTREE_VERSION_MINOR, \
+			    PRIOTREE_VERSION_PATCH)
+
 #ifdef __cplusplus
 extern "C" {
 #endif
+
+/**
+ * priotree_version() - version of the library running the program
+ *
+ * Unlike the PRIOTREE_VERSION_* macros, which give the version of the
+ * header the program was compiled with, this is the version of the shared
+ * library it is linked with at run time.  Since 0.2.0.  Cost: O(1).
+ *
+ * Example:
+ *	printf("libpriotree %s\n", priotree_version());
+ *
+ * Return: "MAJOR.MINOR.PATCH", a static string.
+ */
+const char *priotree_version(void);
 
 struct priotree;
 
@@ -49,7 +96,9 @@ struct priotree_hit {
 
 /*
  * Query state, on the caller's stack.  Its contents are private; it stays
- * valid until the tree is next modified.
+ * valid until the index changes in any way but the removal of the hit it
+ * just returned (see above).  Nothing needs releasing: a query may be
+ * abandoned at any point.
  */
 struct priotree_iter {
 	void *__private[12];
@@ -75,62 +124,72 @@ void priotree_free(struct priotree *pt);
 
 /**
  * priotree_insert() - add the entry ([@start, @last], @item)
- * @pt: the index
+ * @pt: the index (NULL: -EINVAL)
  * @start: first value of the interval
  * @last: last value of the interval (inclusive), @start <= @last
  * @item: caller's pointer, returned by queries; may be NULL
  *
  * Cost: O(log n) (O(log^2 n) the first time a larger @last than any
- * before needs a taller tree).
+ * before needs a taller tree); O(1) expected for a triple already present,
+ * which gains a copy.  Ends every open query.
  *
  * Example:
  *	if (priotree_insert(pt, vma_start, vma_last, vma) < 0)
  *		goto fail;
  *
- * Return: 0; -EINVAL if @start > @last; -ENOMEM.  On error @pt is
- * unchanged.
+ * Return: 0; -EINVAL if @pt is NULL or @start > @last; -ENOMEM.  On
+ * error @pt is unchanged.
  */
 int priotree_insert(struct priotree *pt, unsigned long start,
 		    unsigned long last, void *item);
 
 /**
  * priotree_remove() - remove one entry ([@start, @last], @item)
- * @pt: the index
+ * @pt: the index (NULL: -EINVAL)
  * @start: first value of the interval
  * @last: last value of the interval
  * @item: the item it was inserted with
  *
- * Cost: O(log n + k), k the number of entries sharing the interval.
+ * Copies of one triple are interchangeable; one of them goes.  Removing
+ * the hit that priotree_next() has just returned keeps that query going;
+ * any other removal ends every open query.
+ *
+ * Cost: O(1) expected, plus O(log n) when the last entry of the interval
+ * goes, however many entries share the interval and in whatever order they
+ * are removed.
  *
  * Example:
  *	priotree_remove(pt, vma_start, vma_last, vma);
  *
- * Return: 0; -EINVAL if @start > @last; -ENOENT if there is no such entry.
+ * Return: 0; -EINVAL if @pt is NULL or @start > @last; -ENOENT if there is
+ * no such entry.
  */
 int priotree_remove(struct priotree *pt, unsigned long start,
 		    unsigned long last, void *item);
 
 /**
  * priotree_count() - number of entries
- * @pt: the index
+ * @pt: the index, or NULL
  *
  * Cost: O(1).
  *
- * Return: entries inserted and not yet removed.
+ * Return: entries inserted and not yet removed (copies counted); 0 for a
+ * NULL @pt.
  */
 size_t priotree_count(const struct priotree *pt);
 
 /**
  * priotree_query() - start a stabbing query for [@first, @last]
- * @pt: the index
+ * @pt: the index (NULL: -EINVAL)
  * @first: first value of the query
  * @last: last value of the query, @first <= @last; a point query has
  *        @first == @last
  * @it: iterator to set up
  *
  * Every entry whose interval overlaps [@first, @last] is then returned once
- * by priotree_next(), entries of one interval together, in no particular
- * order of intervals.  The index must not change until the query is done.
+ * by priotree_next() (each copy of a triple once), entries of one interval
+ * together, in no particular order of intervals.  Until the query is done
+ * the index must not change, except by removing the hit just returned.
  * Cost of the whole query: O(log n + m), m the number of hits.
  *
  * Example:
@@ -138,8 +197,8 @@ size_t priotree_count(const struct priotree *pt);
  *	while (priotree_next(&it, &hit) > 0)
  *		unmap(hit.item, page);
  *
- * Return: 0; -EINVAL if @first > @last (priotree_next() then reports no
- * hits).
+ * Return: 0; -EINVAL if @pt or @it is NULL or @first > @last (with @it
+ * given, priotree_next() then reports no hits).
  */
 int priotree_query(struct priotree *pt, unsigned long first,
 		   unsigned long last, struct priotree_iter *it);
@@ -149,19 +208,30 @@ int priotree_query(struct priotree *pt, unsigned long first,
  * @it: iterator set up by priotree_query()
  * @hit: filled in with the hit
  *
- * Return: 1 and *@hit filled in, or 0 when the query is exhausted.
+ * After a return of 1, priotree_remove(pt, hit->start, hit->last,
+ * hit->item) may be called, and the query goes on with the other hits.
+ *
+ * Example:
+ *	priotree_query(pt, 0, ULONG_MAX, &it);
+ *	while (priotree_next(&it, &hit) > 0)
+ *		if (stale(hit.item))
+ *			priotree_remove(pt, hit.start, hit.last, hit.item);
+ *
+ * Return: 1 and *@hit filled in, 0 when the query is exhausted (and on
+ * every later call), or -EINVAL if @it or @hit is NULL.
  */
 int priotree_next(struct priotree_iter *it, struct priotree_hit *hit);
 
 /**
  * priotree_foreach() - call @fn for every entry overlapping [@first, @last]
- * @pt: the index
+ * @pt: the index (NULL: -EINVAL)
  * @first: first value of the query
  * @last: last value of the query
  * @fn: callback; a non-zero return stops the walk
  * @arg: passed to @fn
  *
- * @fn must not modify @pt.  Cost: O(log n + m).
+ * @fn may remove the entry of the hit it is given, and must not modify @pt
+ * otherwise.  Cost: O(log n + m).
  *
  * Example:
  *	static int count(const struct priotree_hit *hit, void *arg)
@@ -173,7 +243,7 @@ int priotree_next(struct priotree_iter *it, struct priotree_hit *hit);
  *	priotree_foreach(pt, 100, 200, count, &n);
  *
  * Return: 0 after a complete walk, @fn's non-zero value if it stopped the
- * walk, or -EINVAL if @first > @last.
+ * walk, or -EINVAL if @pt or @fn is NULL or @first > @last.
  */
 int priotree_foreach(struct priotree *pt, unsigned long first,
 		     unsigned long last,
@@ -182,13 +252,14 @@ int priotree_foreach(struct priotree *pt, unsigned long first,
 
 /**
  * priotree_check() - verify the index's internal invariants
- * @pt: the index
+ * @pt: the index (NULL: -EINVAL)
  * @msg: buffer for a description of the first broken invariant, or NULL
  * @len: size of @msg
  *
  * For tests and debugging.  Cost: O(n log n).
  *
- * Return: 0 if every invariant holds, else -EUCLEAN.
+ * Return: 0 if every invariant holds, -EUCLEAN if one does not, -EINVAL
+ * if @pt is NULL.
  */
 int priotree_check(const struct priotree *pt, char *msg, size_t len);
 

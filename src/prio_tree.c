@@ -11,8 +11,8 @@
  */
 
 #include <linux/kernel.h>
+#include <linux/bitops.h>
 #include <linux/errno.h>
-#include <linux/export.h>
 #include <linux/mm.h>
 #include <linux/prio_tree.h>
 #include <linux/vma_prio_tree.h>
@@ -24,25 +24,33 @@
  * past BITS_PER_LONG.
  */
 #define __PT_MAX(b)	(~0UL >> (BITS_PER_LONG - (b)))
-#define __PT_MAX4(b)	__PT_MAX(b), __PT_MAX((b) + 1), __PT_MAX((b) + 2), \
-			__PT_MAX((b) + 3)
-#define __PT_MAX16(b)	__PT_MAX4(b), __PT_MAX4((b) + 4), __PT_MAX4((b) + 8), \
-			__PT_MAX4((b) + 12)
-#define __PT_MAX32(b)	__PT_MAX16(b), __PT_MAX16((b) + 16)
 
 static const unsigned long index_bits_to_maxindex[BITS_PER_LONG] = {
-	__PT_MAX32(1),
+	__PT_MAX(1), __PT_MAX(2), __PT_MAX(3), __PT_MAX(4),
+	__PT_MAX(5), __PT_MAX(6), __PT_MAX(7), __PT_MAX(8),
+	__PT_MAX(9), __PT_MAX(10), __PT_MAX(11), __PT_MAX(12),
+	__PT_MAX(13), __PT_MAX(14), __PT_MAX(15), __PT_MAX(16),
+	__PT_MAX(17), __PT_MAX(18), __PT_MAX(19), __PT_MAX(20),
+	__PT_MAX(21), __PT_MAX(22), __PT_MAX(23), __PT_MAX(24),
+	__PT_MAX(25), __PT_MAX(26), __PT_MAX(27), __PT_MAX(28),
+	__PT_MAX(29), __PT_MAX(30), __PT_MAX(31), __PT_MAX(32),
 #if BITS_PER_LONG == 64
-	__PT_MAX32(33),
+	__PT_MAX(33), __PT_MAX(34), __PT_MAX(35), __PT_MAX(36),
+	__PT_MAX(37), __PT_MAX(38), __PT_MAX(39), __PT_MAX(40),
+	__PT_MAX(41), __PT_MAX(42), __PT_MAX(43), __PT_MAX(44),
+	__PT_MAX(45), __PT_MAX(46), __PT_MAX(47), __PT_MAX(48),
+	__PT_MAX(49), __PT_MAX(50), __PT_MAX(51), __PT_MAX(52),
+	__PT_MAX(53), __PT_MAX(54), __PT_MAX(55), __PT_MAX(56),
+	__PT_MAX(57), __PT_MAX(58), __PT_MAX(59), __PT_MAX(60),
+	__PT_MAX(61), __PT_MAX(62), __PT_MAX(63), __PT_MAX(64),
 #endif
 };
 
 /*
  * Kept for the 2004 API, which required this call at boot.  The table is
  * constant now; this only re-derives it, so a miscompiled table cannot go
- * unnoticed in a kernel that calls it.  Not __init: it is exported, and
- * an exported symbol in .init.text is a section mismatch once modules
- * can call it after boot.
+ * unnoticed in a kernel that calls it.  Not __init: a caller may come
+ * after boot.
  */
 void prio_tree_init(void)
 {
@@ -53,20 +61,20 @@ void prio_tree_init(void)
 		WARN_ON(index_bits_to_maxindex[bits - 1] !=
 			prio_tree_maxindex(bits));
 }
-EXPORT_SYMBOL(prio_tree_init);
 
 static __always_inline unsigned long maxindex(unsigned int bits)
 {
 	return index_bits_to_maxindex[bits - 1];
 }
 
-static __always_inline void get_index(const struct prio_tree_root *root,
-				      const struct prio_tree_node *node,
-				      unsigned long *radix, unsigned long *heap)
+/* The key of @node in a tree of flavour @raw (a constant where inlined). */
+static __always_inline void node_key(const struct prio_tree_node *node,
+				     bool raw, unsigned long *radix,
+				     unsigned long *heap)
 {
-	if (root->raw) {
-		const struct raw_prio_tree_node *raw = (const void *)node;
-		const struct vm_area_struct *vma = container_of(raw,
+	if (raw) {
+		const struct vm_area_struct *vma = container_of(
+				(const struct raw_prio_tree_node *)node,
 				struct vm_area_struct, shared.prio_tree_node);
 
 		*radix = RADIX_INDEX(vma);
@@ -75,6 +83,13 @@ static __always_inline void get_index(const struct prio_tree_root *root,
 		*radix = node->start;
 		*heap = node->last;
 	}
+}
+
+static __always_inline void get_index(const struct prio_tree_root *root,
+				      const struct prio_tree_node *node,
+				      unsigned long *radix, unsigned long *heap)
+{
+	node_key(node, root->raw, radix, heap);
 }
 
 /* Heap order (1): does [r1, h1] rank strictly before [r2, h2]? */
@@ -133,6 +148,83 @@ static inline void set_child(struct prio_tree_node *parent, bool right,
 }
 
 /*
+ * The one full pre-order walk (the debug-only membership test and the
+ * checker both use it).  It carries the path spelled from the root to
+ * @cur: @depth, the radix bits fixed in the radix levels (@path_radix) and
+ * the size bits fixed in the size levels (@path_size), as (2) and (3)
+ * define them.
+ */
+struct preorder {
+	const struct prio_tree_root	*root;
+	const struct prio_tree_node	*cur;
+	unsigned int			depth;
+	unsigned long			path_radix;
+	unsigned long			path_size;
+};
+
+static void preorder_start(struct preorder *w,
+			   const struct prio_tree_root *root)
+{
+	w->root = root;
+	w->cur = root->prio_tree_node;
+	w->depth = 0;
+	w->path_radix = 0;
+	w->path_size = 0;
+}
+
+static void preorder_down(struct preorder *w, bool right)
+{
+	unsigned int bits = w->root->index_bits, d = w->depth;
+
+	if (right && d < bits)
+		w->path_radix |= 1UL << (bits - 1 - d);
+	else if (right && d - bits < BITS_PER_LONG)
+		w->path_size |= 1UL << (BITS_PER_LONG - 1 - (d - bits));
+	w->depth++;
+	w->cur = right ? w->cur->right : w->cur->left;
+}
+
+static void preorder_up(struct preorder *w)
+{
+	unsigned int bits = w->root->index_bits, d = --w->depth;
+
+	if (d < bits)
+		w->path_radix &= ~(1UL << (bits - 1 - d));
+	else if (d - bits < BITS_PER_LONG)
+		w->path_size &= ~(1UL << (BITS_PER_LONG - 1 - (d - bits)));
+	w->cur = w->cur->parent;
+}
+
+/*
+ * Step to the node after w->cur in pre-order.  Return: false at the end
+ * of the walk (w->cur is then the root again).  Follows only links whose
+ * back pointer agrees, which the checker tests (5) before it steps on.
+ */
+static bool preorder_next(struct preorder *w)
+{
+	const struct prio_tree_node *from;
+
+	if (!prio_tree_left_empty(w->cur)) {
+		preorder_down(w, false);
+		return true;
+	}
+	if (!prio_tree_right_empty(w->cur)) {
+		preorder_down(w, true);
+		return true;
+	}
+	/* climb until we leave a left child that has a right sibling */
+	while (!prio_tree_root(w->cur)) {
+		from = w->cur;
+		preorder_up(w);
+		if (w->cur->left == from && !prio_tree_right_empty(w->cur)) {
+			preorder_down(w, true);
+			return true;
+		}
+	}
+	return false;
+}
+
+/*
  * Debug-only: is @node linked into @root?  Walks the whole tree, because
  * a node that was never inserted may hold anything, and only pointer
  * identity with a node reached from the root is trustworthy.
@@ -140,33 +232,16 @@ static inline void set_child(struct prio_tree_node *parent, bool right,
 static bool __maybe_unused prio_tree_contains(const struct prio_tree_root *root,
 					      const struct prio_tree_node *node)
 {
-	const struct prio_tree_node *cur = root->prio_tree_node, *from;
+	struct preorder w;
 
-	if (!cur)
+	preorder_start(&w, root);
+	if (!w.cur)
 		return false;
-	for (;;) {
-		if (cur == node)
+	do {
+		if (w.cur == node)
 			return true;
-		if (!prio_tree_left_empty(cur)) {
-			cur = cur->left;
-			continue;
-		}
-		if (!prio_tree_right_empty(cur)) {
-			cur = cur->right;
-			continue;
-		}
-		/* climb until we leave a left child that has a right sibling */
-		for (;;) {
-			if (prio_tree_root(cur))
-				return false;
-			from = cur;
-			cur = cur->parent;
-			if (cur->left == from && !prio_tree_right_empty(cur)) {
-				cur = cur->right;
-				break;
-			}
-		}
-	}
+	} while (preorder_next(&w));
+	return false;
 }
 
 static void prio_tree_debug_verify(const struct prio_tree_root *root)
@@ -233,7 +308,6 @@ struct prio_tree_node *prio_tree_replace(struct prio_tree_root *root,
 	__prio_tree_replace(root, old, node);
 	return old;
 }
-EXPORT_SYMBOL(prio_tree_replace);
 
 /*
  * Grow index_bits until @heap fits, then make @node (whose heap is larger
@@ -287,38 +361,17 @@ static struct prio_tree_node *prio_tree_expand(struct prio_tree_root *root,
 	return node;
 }
 
-/**
- * prio_tree_insert - add @node to @root, unless its interval is there
- * @root: the tree
- * @node: a node in no tree; for a raw root, embedded in a vma whose
- *        vm_start/vm_end/vm_pgoff are final
- *
- * Walks @node's path from the root.  Where @node ranks before the node in
- * its way (1), the two swap: @node takes the place and the displaced node
- * continues down its own path:
- *
- *        P                 P
- *        |                 |
- *       cur     ==>       node            (node ranks before cur)
- *       / \               /  \
- *      a   b             a    b    ...cur continues into a or b,
- *                                   by cur's own bit at this level
- *
- * O(log n) node visits, where log n <= index_bits + BITS_PER_LONG;
- * O(log^2 n) when index_bits must grow (prio_tree_expand()).
- *
- * Return: @node if it was added, else the node already holding the same
- * [radix, heap] (uniqueness (6)); the tree is then unchanged.
- */
-struct prio_tree_node *prio_tree_insert(struct prio_tree_root *root,
-					struct prio_tree_node *node)
+/* prio_tree_insert() for one node flavour, @raw a constant where inlined. */
+static __always_inline struct prio_tree_node *
+__prio_tree_insert(struct prio_tree_root *root, struct prio_tree_node *node,
+		   bool raw)
 {
 	struct prio_tree_node *cur, *carried = node, *tmp;
 	unsigned long radix, heap, r, h;
 	struct prio_tree_path path;
 	bool right;
 
-	get_index(root, node, &radix, &heap);
+	node_key(node, raw, &radix, &heap);
 	if (IS_ENABLED(CONFIG_PRIO_TREE_DEBUG)) {
 		BUG_ON(radix > heap);
 		BUG_ON(prio_tree_contains(root, node));
@@ -333,7 +386,7 @@ struct prio_tree_node *prio_tree_insert(struct prio_tree_root *root,
 	cur = root->prio_tree_node;
 	path_start(root, &path);
 	for (;;) {
-		get_index(root, cur, &r, &h);
+		node_key(cur, raw, &r, &h);
 		if (r == radix && h == heap) {
 			/* only the original key can meet its twin (6) */
 			BUG_ON(carried != node);
@@ -362,7 +415,37 @@ struct prio_tree_node *prio_tree_insert(struct prio_tree_root *root,
 	prio_tree_debug_verify(root);
 	return node;
 }
-EXPORT_SYMBOL(prio_tree_insert);
+
+/**
+ * prio_tree_insert - add @node to @root, unless its interval is there
+ * @root: the tree
+ * @node: a node in no tree; for a raw root, embedded in a vma whose
+ *        vm_start/vm_end/vm_pgoff are final
+ *
+ * Walks @node's path from the root.  Where @node ranks before the node in
+ * its way (1), the two swap: @node takes the place and the displaced node
+ * continues down its own path:
+ *
+ *        P                 P
+ *        |                 |
+ *       cur     ==>       node            (node ranks before cur)
+ *       / \               /  \
+ *      a   b             a    b    ...cur continues into a or b,
+ *                                   by cur's own bit at this level
+ *
+ * O(log n) node visits, where log n <= index_bits + BITS_PER_LONG;
+ * O(log^2 n) when index_bits must grow (prio_tree_expand()).
+ *
+ * Return: @node if it was added, else the node already holding the same
+ * [radix, heap] (uniqueness (6)); the tree is then unchanged.
+ */
+struct prio_tree_node *prio_tree_insert(struct prio_tree_root *root,
+					struct prio_tree_node *node)
+{
+	if (root->raw)
+		return __prio_tree_insert(root, node, true);
+	return __prio_tree_insert(root, node, false);
+}
 
 /**
  * prio_tree_lookup - find the node holding exactly [@radix_index, @heap_index]
@@ -375,7 +458,7 @@ EXPORT_SYMBOL(prio_tree_insert);
  *
  * Return: the node, or NULL.
  */
-struct prio_tree_node *prio_tree_lookup(struct prio_tree_root *root,
+struct prio_tree_node *prio_tree_lookup(const struct prio_tree_root *root,
 					unsigned long radix_index,
 					unsigned long heap_index)
 {
@@ -403,7 +486,6 @@ struct prio_tree_node *prio_tree_lookup(struct prio_tree_root *root,
 		path_descend(&path);
 	}
 }
-EXPORT_SYMBOL(prio_tree_lookup);
 
 /* Of two subtree roots (either may be NULL), the one that ranks first (1). */
 static struct prio_tree_node *first_ranking(const struct prio_tree_root *root,
@@ -499,7 +581,6 @@ void prio_tree_remove(struct prio_tree_root *root, struct prio_tree_node *node)
 	}
 	prio_tree_debug_verify(root);
 }
-EXPORT_SYMBOL(prio_tree_remove);
 
 /*
  * Stabbing queries: a pre-order walk that enters a subtree only if it can
@@ -511,85 +592,133 @@ EXPORT_SYMBOL(prio_tree_remove);
  *    so a right subtree starting beyond @end is closed too.
  * A left turn can only be refused by heap, so the walk visits O(log n)
  * nodes that do not overlap plus the m that do.
+ *
+ * The walk never climbs for nothing.  Where it turns left below a node
+ * whose right subtree passes the radix bound, it sets that node's depth
+ * in iter->pending; when it cannot go further down it hops straight to
+ * the deepest such node (d below) and into its right subtree, and when no
+ * depth is pending the query is over, with no climb back to the root:
+ *
+ *          root          pending = {d}
+ *          /
+ *         A              depth d: right subtree R still to visit
+ *        / \
+ *      ..   R            B (no child to enter): climb k = depth(B) - d
+ *      /                 parent links to A, clear bit d, enter R
+ *     B
+ *
+ * Only ancestors of the current node are ever pending, so one bit per
+ * depth is enough; depths run to index_bits + BITS_PER_LONG, and a node
+ * with a right child sits above the last size level.
  */
 
-/* Move the walk down into one child of iter->cur if that subtree may hold
- * a hit.  Maintains the meaning of mask/value/size_level (prio_tree.h). */
-static bool iter_descend(struct prio_tree_iter *iter, bool right,
-			 unsigned long begin, unsigned long end)
+/*
+ * The walk proper, over locals, for one node flavour.  Starts below
+ * iter->cur (already reported or refused) and stops at the next node that
+ * overlaps [@begin, @end], saving its state in @iter; NULL at the end.
+ */
+static __always_inline struct prio_tree_node *
+prio_tree_walk(struct prio_tree_iter *iter, unsigned long begin,
+	       unsigned long end, bool raw)
 {
-	struct prio_tree_node *child = right ? iter->cur->right :
-					       iter->cur->left;
-	unsigned long value = iter->value, r, h;
+	const unsigned int bits = iter->root->index_bits;
+	struct prio_tree_node *cur = iter->cur, *child;
+	unsigned long mask = iter->mask, value = iter->value;
+	unsigned long pend0 = iter->pending[0], pend1 = iter->pending[1];
+	unsigned int depth = iter->depth, up;
+	unsigned long radix, heap;
 
-	if (child == iter->cur)
-		return false;
-	if (right) {
-		if (!iter->size_level)
-			value |= iter->mask;
-		if (end < value)
-			return false;
+	for (;;) {
+		/* go left if (1) lets that subtree overlap ... */
+		child = cur->left;
+		if (child != cur) {
+			node_key(child, raw, &radix, &heap);
+			if (heap >= begin) {
+				/* ... noting the right one if (2) lets it */
+				if (cur->right != cur &&
+				    (depth < bits ? value | mask : value) <= end) {
+					if (depth < BITS_PER_LONG)
+						pend0 |= 1UL << depth;
+					else
+						pend1 |= 1UL << (depth - BITS_PER_LONG);
+				}
+				goto descend;
+			}
+		}
+		/* else right, if (2) and (1) let that subtree overlap */
+		child = cur->right;
+		if (child != cur && (depth < bits ? value | mask : value) <= end) {
+			node_key(child, raw, &radix, &heap);
+			if (heap >= begin)
+				goto turn_right;
+		}
+		/* else right below the deepest pending node, if any */
+		for (;;) {
+			if (pend1) {
+				up = BITS_PER_LONG + __fls(pend1);
+				pend1 &= ~(1UL << (up - BITS_PER_LONG));
+			} else if (pend0) {
+				up = __fls(pend0);
+				pend0 &= ~(1UL << up);
+			} else {
+				iter->cur = NULL;
+				return NULL;
+			}
+			for (; depth > up; depth--)
+				cur = cur->parent;
+			child = cur->right;
+			node_key(child, raw, &radix, &heap);
+			if (heap >= begin)
+				break;
+		}
+		/* the path state of depth up */
+		if (depth < bits) {
+			mask = 1UL << (bits - 1 - depth);
+			/* forget the branch bits of the levels left behind */
+			value &= ~((mask << 1) - 1);
+		} else {
+			mask = 1UL << (BITS_PER_LONG - 1 - (depth - bits));
+		}
+turn_right:
+		if (depth < bits)
+			value |= mask;
+descend:
+		/* step onto child, one level down (2), (3) */
+		cur = child;
+		if (++depth == bits)
+			mask = 1UL << (BITS_PER_LONG - 1);	/* size level 1 */
+		else
+			mask >>= 1;
+		if (radix <= end)
+			break;
 	}
-	get_index(iter->root, child, &r, &h);
-	if (h < begin)
-		return false;
-
-	iter->cur = child;
+	iter->cur = cur;
+	iter->mask = mask;
 	iter->value = value;
-	iter->r_index = r;
-	iter->h_index = h;
-	if (iter->size_level) {
-		iter->size_level++;
-		iter->mask >>= 1;
-	} else if (iter->mask > 1) {
-		iter->mask >>= 1;
-	} else {
-		iter->size_level = 1;
-		iter->mask = 1UL << (BITS_PER_LONG - 1);
-	}
-	return true;
+	iter->depth = depth;
+	iter->pending[0] = pend0;
+	iter->pending[1] = pend1;
+	return cur;
 }
 
-/* Move the walk up to iter->cur's parent, undoing iter_descend(). */
-static void iter_ascend(struct prio_tree_iter *iter)
+/*
+ * prio_tree_next() for a raw root whose query has not ended (iter->cur is
+ * set), without the checks: the vma layer's per-hit path, so that a hit
+ * costs one call.  Not exported; declared in <linux/prio_tree.h> for
+ * vma_prio_tree.c only.
+ */
+struct prio_tree_node *__prio_tree_next_raw(struct prio_tree_iter *iter,
+					    unsigned long begin,
+					    unsigned long end)
 {
-	iter->cur = iter->cur->parent;
-	if (iter->size_level > 1) {
-		iter->size_level--;
-		iter->mask = 1UL << (BITS_PER_LONG - iter->size_level);
-		return;
-	}
-	if (iter->size_level == 1) {
-		iter->size_level = 0;
-		iter->mask = 1UL;
-	} else {
-		iter->mask <<= 1;
-	}
-	/*
-	 * Forget the branch bit of the level we left, also when leaving the
-	 * size levels: the posted 2004 walk kept bit 0 set there, and then
-	 * closed right subtrees that did overlap.
-	 */
-	iter->value &= ~iter->mask;
+	return prio_tree_walk(iter, begin, end, true);
 }
 
-/* The next node of the pruned pre-order walk, or NULL at its end. */
-static struct prio_tree_node *iter_step(struct prio_tree_iter *iter,
-					unsigned long begin, unsigned long end)
+static struct prio_tree_node *prio_tree_walk_plain(struct prio_tree_iter *iter,
+						   unsigned long begin,
+						   unsigned long end)
 {
-	struct prio_tree_node *from;
-
-	if (iter_descend(iter, false, begin, end) ||
-	    iter_descend(iter, true, begin, end))
-		return iter->cur;
-	while (!prio_tree_root(iter->cur)) {
-		from = iter->cur;
-		iter_ascend(iter);
-		if (iter->cur->left == from &&
-		    iter_descend(iter, true, begin, end))
-			return iter->cur;
-	}
-	return NULL;
+	return prio_tree_walk(iter, begin, end, false);
 }
 
 /**
@@ -605,22 +734,17 @@ static struct prio_tree_node *iter_step(struct prio_tree_iter *iter,
  * Return: the next node whose interval overlaps [@begin, @end], or NULL
  * when there is none (and on every later call).
  */
-struct prio_tree_node *prio_tree_next(struct prio_tree_root *root,
+struct prio_tree_node *prio_tree_next(const struct prio_tree_root *root,
 				      struct prio_tree_iter *iter,
 				      unsigned long begin, unsigned long end)
 {
-	struct prio_tree_node *node;
-
 	if (!iter->cur)
 		return NULL;
 	BUG_ON(iter->root != root);
-	while ((node = iter_step(iter, begin, end)))
-		if (iter->r_index <= end)
-			return node;
-	iter->cur = NULL;
-	return NULL;
+	if (root->raw)
+		return __prio_tree_next_raw(iter, begin, end);
+	return prio_tree_walk_plain(iter, begin, end);
 }
-EXPORT_SYMBOL(prio_tree_next);
 
 /**
  * prio_tree_first - start a stabbing query for [@begin, @end]
@@ -639,10 +763,12 @@ EXPORT_SYMBOL(prio_tree_next);
  *
  * Return: the first node overlapping [@begin, @end], or NULL.
  */
-struct prio_tree_node *prio_tree_first(struct prio_tree_root *root,
+struct prio_tree_node *prio_tree_first(const struct prio_tree_root *root,
 				       struct prio_tree_iter *iter,
 				       unsigned long begin, unsigned long end)
 {
+	unsigned long radix, heap;
+
 	if (IS_ENABLED(CONFIG_PRIO_TREE_DEBUG))
 		BUG_ON(begin > end);
 
@@ -651,29 +777,26 @@ struct prio_tree_node *prio_tree_first(struct prio_tree_root *root,
 	if (prio_tree_empty(root))
 		return NULL;
 
+	get_index(root, root->prio_tree_node, &radix, &heap);
+	/* by (1) the root's heap is the largest */
+	if (heap < begin)
+		return NULL;
 	iter->cur = root->prio_tree_node;
 	iter->mask = 1UL << (root->index_bits - 1);
-	get_index(root, iter->cur, &iter->r_index, &iter->h_index);
-	if (iter->h_index < begin) {
-		iter->cur = NULL;
-		return NULL;
-	}
-	if (iter->r_index <= end)
+	if (radix <= end)
 		return iter->cur;
-	return prio_tree_next(root, iter, begin, end);
+	if (root->raw)
+		return __prio_tree_next_raw(iter, begin, end);
+	return prio_tree_walk_plain(iter, begin, end);
 }
-EXPORT_SYMBOL(prio_tree_first);
 
 /*
- * The checker: one pre-order pass that carries the path (radix bits and
- * size bits spelled so far) and tests each invariant at each node.
+ * The checker: one pre-order pass (struct preorder carries the path) that
+ * tests each invariant at each node.
  */
 struct check_walk {
-	const struct prio_tree_root	*root;
+	struct preorder			walk;
 	struct prio_tree_fault		*fault;
-	unsigned int			depth;
-	unsigned long			path_radix;
-	unsigned long			path_size;
 };
 
 static int check_fail(struct check_walk *w, const char *invariant,
@@ -683,7 +806,7 @@ static int check_fail(struct check_walk *w, const char *invariant,
 	if (w->fault) {
 		w->fault->invariant = invariant;
 		w->fault->node = node;
-		w->fault->depth = w->depth;
+		w->fault->depth = w->walk.depth;
 		w->fault->radix = radix;
 		w->fault->heap = heap;
 	}
@@ -698,8 +821,8 @@ static inline unsigned long high_bits(unsigned long x, unsigned int count)
 
 static int check_node(struct check_walk *w, const struct prio_tree_node *node)
 {
-	const struct prio_tree_root *root = w->root;
-	unsigned int bits = root->index_bits, d = w->depth, j;
+	const struct prio_tree_root *root = w->walk.root;
+	unsigned int bits = root->index_bits, d = w->walk.depth, j;
 	unsigned long r, h, cr, ch;
 	const struct prio_tree_node *child;
 	int side;
@@ -714,7 +837,7 @@ static int check_node(struct check_walk *w, const struct prio_tree_node *node)
 	if (d <= bits) {
 		/* the top d of the index_bits radix bits must match the path */
 		unsigned long mine = d ? r >> (bits - d) : 0;
-		unsigned long path = d ? w->path_radix >> (bits - d) : 0;
+		unsigned long path = d ? w->walk.path_radix >> (bits - d) : 0;
 
 		if (mine != path)
 			return check_fail(w, "2 radix placement: path disagrees with radix_index",
@@ -724,10 +847,10 @@ static int check_node(struct check_walk *w, const struct prio_tree_node *node)
 		if (j > BITS_PER_LONG)
 			return check_fail(w, "3 size placement: deeper than the size levels",
 					  node, r, h);
-		if (r != w->path_radix)
+		if (r != w->walk.path_radix)
 			return check_fail(w, "3 size placement: radix differs from its size subtree",
 					  node, r, h);
-		if (high_bits(h - r, j) != high_bits(w->path_size, j))
+		if (high_bits(h - r, j) != high_bits(w->walk.path_size, j))
 			return check_fail(w, "3 size placement: path disagrees with size",
 					  node, r, h);
 	}
@@ -746,32 +869,10 @@ static int check_node(struct check_walk *w, const struct prio_tree_node *node)
 			return check_fail(w, "1 heap order: child ranks before its parent",
 					  child, cr, ch);
 	}
-	if (prio_tree_lookup((struct prio_tree_root *)root, r, h) != node)
+	if (prio_tree_lookup(root, r, h) != node)
 		return check_fail(w, "6 uniqueness: another node holds the same interval",
 				  node, r, h);
 	return 0;
-}
-
-/* Record the branch taken into a child, as iter_descend() does. */
-static void check_down(struct check_walk *w, bool right)
-{
-	unsigned int bits = w->root->index_bits, d = w->depth;
-
-	if (right && d < bits)
-		w->path_radix |= 1UL << (bits - 1 - d);
-	else if (right && d - bits < BITS_PER_LONG)
-		w->path_size |= 1UL << (BITS_PER_LONG - 1 - (d - bits));
-	w->depth++;
-}
-
-static void check_up(struct check_walk *w)
-{
-	unsigned int bits = w->root->index_bits, d = --w->depth;
-
-	if (d < bits)
-		w->path_radix &= ~(1UL << (bits - 1 - d));
-	else if (d - bits < BITS_PER_LONG)
-		w->path_size &= ~(1UL << (BITS_PER_LONG - 1 - (d - bits)));
 }
 
 /**
@@ -789,10 +890,11 @@ static void check_up(struct check_walk *w)
 int prio_tree_check(const struct prio_tree_root *root,
 		    struct prio_tree_fault *fault)
 {
-	struct check_walk w = { .root = root, .fault = fault };
-	const struct prio_tree_node *cur = root->prio_tree_node, *from;
+	struct check_walk w = { .fault = fault };
+	const struct prio_tree_node *cur = root->prio_tree_node;
 	int ret;
 
+	preorder_start(&w.walk, root);
 	if (root->index_bits < 1 || root->index_bits > BITS_PER_LONG)
 		return check_fail(&w, "4 bound: index_bits out of range",
 				  cur, root->index_bits, 0);
@@ -806,32 +908,10 @@ int prio_tree_check(const struct prio_tree_root *root,
 		return check_fail(&w, "5 links: root is not its own parent",
 				  cur, 0, 0);
 
-	for (;;) {
-		ret = check_node(&w, cur);
+	do {
+		ret = check_node(&w, w.walk.cur);
 		if (ret)
 			return ret;
-		if (!prio_tree_left_empty(cur)) {
-			check_down(&w, false);
-			cur = cur->left;
-			continue;
-		}
-		if (!prio_tree_right_empty(cur)) {
-			check_down(&w, true);
-			cur = cur->right;
-			continue;
-		}
-		for (;;) {
-			if (prio_tree_root(cur))
-				return 0;
-			from = cur;
-			cur = cur->parent;
-			check_up(&w);
-			if (cur->left == from && !prio_tree_right_empty(cur)) {
-				check_down(&w, true);
-				cur = cur->right;
-				break;
-			}
-		}
-	}
+	} while (preorder_next(&w.walk));
+	return 0;
 }
-EXPORT_SYMBOL(prio_tree_check);

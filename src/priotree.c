@@ -4,42 +4,92 @@
  * node flavour of the prio tree.
  *
  * One struct pt_range per distinct interval is a tree node; its entries
- * (interval users) hang off it in insertion order.  The tree itself never
- * allocates, so every allocation happens here, before the tree is touched,
- * and an -ENOMEM leaves the index as it was.
+ * hang off it in insertion order.  An entry is one distinct (start, last,
+ * item) triple and counts its copies, so inserting the same triple again
+ * allocates nothing and removing a copy never scans.  Every entry is also
+ * in a hash table keyed by its triple: priotree_remove() finds its entry,
+ * and through it the range, in O(1) expected, whatever the number of
+ * entries sharing the interval and whatever the order of removal, and
+ * descends the tree only when the range empties (prio_tree_remove()).
+ *
+ * The tree itself never allocates, so every allocation happens here,
+ * before the tree is touched, and an -ENOMEM leaves the index as it was.
+ * Growing the hash table is the one allocation whose failure is not an
+ * error: the table then stays at its size, slower but correct.
+ *
+ * Removal during a query (see <priotree.h>): the query never holds the
+ * memory of the entry it last returned (list_for_each_safe() style), and
+ * a range emptied by removing that entry is not taken out of the tree,
+ * which would move the nodes under the query's feet: it stays in the tree,
+ * empty, as a "zombie", and is taken out when the query that emptied it
+ * ends, or by the next change that ends every query anyway (an insert, a
+ * removal of another entry, priotree_free()).  Queries step over zombies.
  */
 
 #include <linux/kernel.h>
 #include <linux/errno.h>
-#include <linux/export.h>
 #include <linux/list.h>
 #include <linux/prio_tree.h>
 #include <linux/slab.h>
 
 #include <priotree.h>
 
-struct priotree {
-	struct prio_tree_root	root;
-	size_t			count;
+#define PT_MIN_BUCKETS	16	/* a power of two */
+
+struct pt_range;
+
+struct pt_entry {
+	struct list_head	link;		/* in range->entries */
+	struct pt_entry		*hash_next;	/* bucket chain */
+	struct pt_range		*range;		/* holds start and last */
+	void			*item;
+	size_t			copies;		/* >= 1 */
 };
 
 struct pt_range {
 	struct prio_tree_node	node;
-	struct list_head	entries;
+	struct list_head	entries;	/* empty only for a zombie */
+	struct pt_range		*next_zombie;
+	bool			zombie;
 };
 
-struct pt_entry {
-	struct list_head	link;
-	void			*item;
+struct priotree {
+	struct prio_tree_root	root;
+	size_t			count;		/* copies of all entries */
+	size_t			nr_entries;	/* distinct triples */
+	struct pt_entry		**buckets;
+	size_t			nr_buckets;	/* a power of two */
+	struct pt_range		*zombies;
+	/*
+	 * The entry priotree_next() last returned, and the query that did:
+	 * removing exactly that entry is the one change allowed during a
+	 * query.  Only ever compared, never dereferenced.
+	 */
+	const struct pt_entry	*cursor;
+	unsigned long		cursor_query;
+	unsigned long		zombie_query;	/* whose removal left zombies */
+	unsigned long		queries;	/* query ids handed out */
 };
 
-/* What struct priotree_iter really holds. */
+/*
+ * What struct priotree_iter really holds.  iter.cur is the current range's
+ * node (prio_tree_first() and prio_tree_next() return it), NULL once the
+ * query is exhausted; iter.root leads back to the struct priotree.
+ */
 struct pt_query {
 	struct prio_tree_iter	iter;
 	unsigned long		first;
 	unsigned long		last;
-	struct pt_range		*range;	/* NULL: query exhausted */
-	struct list_head	*pos;	/* last entry returned, or the head */
+	/*
+	 * With @left > 0: the entry being returned, which still owes @left
+	 * copies; it is alive, since only a copy already returned may have
+	 * been removed.  With @left == 0: the next entry to start, or the
+	 * range's list head.  Never the entry just handed out for the last
+	 * time, which the caller may free.
+	 */
+	struct list_head	*pos;
+	size_t			left;
+	unsigned long		id;
 };
 
 static_assert(sizeof(struct pt_query) <= sizeof(struct priotree_iter),
@@ -50,15 +100,113 @@ static inline struct pt_range *to_range(struct prio_tree_node *node)
 	return node ? container_of(node, struct pt_range, node) : NULL;
 }
 
+static inline uint64_t hash_mix(uint64_t x)
+{
+	x ^= x >> 33;
+	x *= 0xff51afd7ed558ccdULL;
+	x ^= x >> 33;
+	x *= 0xc4ceb9fe1a85ec53ULL;
+	x ^= x >> 33;
+	return x;
+}
+
+static size_t bucket_of(const struct priotree *pt, unsigned long start,
+			unsigned long last, const void *item)
+{
+	uint64_t h = hash_mix((uintptr_t)item);
+
+	h = hash_mix(h ^ last);
+	h = hash_mix(h ^ start);
+	return (size_t)h & (pt->nr_buckets - 1);
+}
+
+/* The link that points at the entry of the triple, or at the NULL ending
+ * its bucket's chain when there is no such entry. */
+static struct pt_entry **find_entry(struct priotree *pt, unsigned long start,
+				 unsigned long last, const void *item)
+{
+	struct pt_entry **link = &pt->buckets[bucket_of(pt, start, last, item)];
+	struct pt_entry *entry;
+
+	for (; (entry = *link); link = &entry->hash_next)
+		if (entry->item == item && entry->range->node.start == start &&
+		    entry->range->node.last == last)
+			break;
+	return link;
+}
+
+/* Double the table when it is fuller than one entry a bucket; O(n), and
+ * so O(1) amortised per insert.  Failure leaves the table as it was. */
+static void grow_table(struct priotree *pt)
+{
+	size_t nr = pt->nr_buckets * 2, old_nr, i;
+	struct pt_entry **buckets, **old, *entry, *next;
+	const struct pt_range *r;
+
+	if (pt->nr_entries <= pt->nr_buckets || nr < pt->nr_buckets)
+		return;
+	buckets = kcalloc(nr, sizeof(*buckets), GFP_KERNEL);
+	if (!buckets)
+		return;
+	old = pt->buckets;
+	old_nr = pt->nr_buckets;
+	pt->buckets = buckets;
+	pt->nr_buckets = nr;
+	for (i = 0; i < old_nr; i++) {
+		for (entry = old[i]; entry; entry = next) {
+			size_t b;
+
+			next = entry->hash_next;
+			r = entry->range;
+			b = bucket_of(pt, r->node.start, r->node.last,
+				      entry->item);
+			entry->hash_next = pt->buckets[b];
+			pt->buckets[b] = entry;
+		}
+	}
+	kfree(old);
+}
+
+/* Take the emptied ranges out of the tree: every open query ends. */
+static void reap_zombies(struct priotree *pt)
+{
+	struct pt_range *range;
+
+	while ((range = pt->zombies)) {
+		pt->zombies = range->next_zombie;
+		prio_tree_remove(&pt->root, &range->node);
+		kfree(range);
+	}
+}
+
+#define PT_STRINGIFY(x)	#x
+#define PT_VERSION_STRING(major, minor, patch) \
+	PT_STRINGIFY(major) "." PT_STRINGIFY(minor) "." PT_STRINGIFY(patch)
+
+const char *priotree_version(void)
+{
+	/* the header this file was built with: the library's version */
+	return PT_VERSION_STRING(PRIOTREE_VERSION_MAJOR,
+				 PRIOTREE_VERSION_MINOR,
+				 PRIOTREE_VERSION_PATCH);
+}
+
 struct priotree *priotree_new(void)
 {
 	struct priotree *pt = kzalloc(sizeof(*pt), GFP_KERNEL);
 
-	if (pt)
-		INIT_PRIO_TREE_ROOT(&pt->root);
+	if (!pt)
+		return NULL;
+	pt->buckets = kcalloc(PT_MIN_BUCKETS, sizeof(*pt->buckets),
+			      GFP_KERNEL);
+	if (!pt->buckets) {
+		kfree(pt);
+		return NULL;
+	}
+	pt->nr_buckets = PT_MIN_BUCKETS;
+	INIT_PRIO_TREE_ROOT(&pt->root);
 	return pt;
 }
-EXPORT_SYMBOL(priotree_new);
 
 void priotree_free(struct priotree *pt)
 {
@@ -67,7 +215,8 @@ void priotree_free(struct priotree *pt)
 
 	if (!pt)
 		return;
-	/* always take the root: removing it is O(log n) and needs no walk */
+	/* always take the root: removing it is O(log n) and needs no walk;
+	 * zombies are in the tree too */
 	while (!prio_tree_empty(&pt->root)) {
 		range = to_range(pt->root.prio_tree_node);
 		prio_tree_remove(&pt->root, &range->node);
@@ -75,23 +224,32 @@ void priotree_free(struct priotree *pt)
 			kfree(entry);
 		kfree(range);
 	}
+	kfree(pt->buckets);
 	kfree(pt);
 }
-EXPORT_SYMBOL(priotree_free);
 
 int priotree_insert(struct priotree *pt, unsigned long start,
 		    unsigned long last, void *item)
 {
 	struct pt_range *range, *fresh = NULL;
-	struct pt_entry *entry;
+	struct pt_entry **link, *entry;
 
-	if (start > last)
+	if (!pt || start > last)
 		return -EINVAL;
+	reap_zombies(pt);
+
+	link = find_entry(pt, start, last, item);
+	if (*link) {
+		(*link)->copies++;
+		pt->count++;
+		return 0;
+	}
 
 	entry = kmalloc(sizeof(*entry), GFP_KERNEL);
 	if (!entry)
 		return -ENOMEM;
 	entry->item = item;
+	entry->copies = 1;
 
 	range = to_range(prio_tree_lookup(&pt->root, start, last));
 	if (!range) {
@@ -103,88 +261,137 @@ int priotree_insert(struct priotree *pt, unsigned long start,
 		fresh->node.start = start;
 		fresh->node.last = last;
 		INIT_LIST_HEAD(&fresh->entries);
+		fresh->next_zombie = NULL;
+		fresh->zombie = false;
 		range = to_range(prio_tree_insert(&pt->root, &fresh->node));
 		/* lookup just said the interval is absent */
 		BUG_ON(range != fresh);
 	}
+	entry->range = range;
 	list_add_tail(&entry->link, &range->entries);
+	/* *link still ends the chain: nothing moved since find_entry() */
+	entry->hash_next = NULL;
+	*link = entry;
+	pt->nr_entries++;
 	pt->count++;
+	grow_table(pt);
 	return 0;
 }
-EXPORT_SYMBOL(priotree_insert);
 
 int priotree_remove(struct priotree *pt, unsigned long start,
 		    unsigned long last, void *item)
 {
+	struct pt_entry **link, *entry;
 	struct pt_range *range;
-	struct pt_entry *entry;
+	bool in_query;
 
-	if (start > last)
+	if (!pt || start > last)
 		return -EINVAL;
-	range = to_range(prio_tree_lookup(&pt->root, start, last));
-	if (!range)
+	link = find_entry(pt, start, last, item);
+	entry = *link;
+	if (!entry)
 		return -ENOENT;
-	list_for_each_entry(entry, &range->entries, link) {
-		if (entry->item != item)
-			continue;
-		list_del(&entry->link);
-		kfree(entry);
-		pt->count--;
-		if (list_empty(&range->entries)) {
-			prio_tree_remove(&pt->root, &range->node);
-			kfree(range);
-		}
+
+	/* anything but the hit just returned ends every query: reap */
+	in_query = entry == pt->cursor;
+	if (!in_query)
+		reap_zombies(pt);
+
+	pt->count--;
+	if (--entry->copies)
 		return 0;
+
+	*link = entry->hash_next;
+	pt->nr_entries--;
+	range = entry->range;
+	list_del(&entry->link);
+	kfree(entry);
+	if (in_query)
+		pt->cursor = NULL;
+	if (!list_empty(&range->entries))
+		return 0;
+	if (in_query) {
+		/* the query stands on this range: leave it in the tree */
+		range->zombie = true;
+		range->next_zombie = pt->zombies;
+		pt->zombies = range;
+		pt->zombie_query = pt->cursor_query;
+	} else {
+		prio_tree_remove(&pt->root, &range->node);
+		kfree(range);
 	}
-	return -ENOENT;
+	return 0;
 }
-EXPORT_SYMBOL(priotree_remove);
 
 size_t priotree_count(const struct priotree *pt)
 {
-	return pt->count;
+	return pt ? pt->count : 0;
 }
-EXPORT_SYMBOL(priotree_count);
 
 int priotree_query(struct priotree *pt, unsigned long first,
 		   unsigned long last, struct priotree_iter *it)
 {
 	struct pt_query *q = (struct pt_query *)it;
+	struct pt_range *range;
 
+	if (!it)
+		return -EINVAL;
+	*it = (struct priotree_iter){ { NULL } };
 	q->first = first;
 	q->last = last;
-	q->range = NULL;
-	q->pos = NULL;
-	if (first > last)
+	if (!pt || first > last)
 		return -EINVAL;
-	q->range = to_range(prio_tree_first(&pt->root, &q->iter, first, last));
-	if (q->range)
-		q->pos = &q->range->entries;
+	q->id = ++pt->queries;
+	range = to_range(prio_tree_first(&pt->root, &q->iter, first, last));
+	if (range)
+		q->pos = range->entries.next;
 	return 0;
 }
-EXPORT_SYMBOL(priotree_query);
+
+/* @q is done with the tree: the zombies it left can go now. */
+static void end_query(struct priotree *pt, const struct pt_query *q)
+{
+	if (pt->zombies && pt->zombie_query == q->id)
+		reap_zombies(pt);
+	if (pt->cursor_query == q->id)
+		pt->cursor = NULL;
+}
 
 int priotree_next(struct priotree_iter *it, struct priotree_hit *hit)
 {
 	struct pt_query *q = (struct pt_query *)it;
+	struct pt_range *range;
 	struct pt_entry *entry;
+	struct priotree *pt;
 
-	while (q->range) {
-		q->pos = q->pos->next;
-		if (q->pos != &q->range->entries) {
+	if (!it || !hit)
+		return -EINVAL;
+	while ((range = to_range(q->iter.cur))) {
+		pt = container_of(q->iter.root, struct priotree, root);
+		if (q->pos != &range->entries) {
 			entry = list_entry(q->pos, struct pt_entry, link);
-			hit->start = q->range->node.start;
-			hit->last = q->range->node.last;
+			if (!q->left)
+				q->left = entry->copies;
+			hit->start = range->node.start;
+			hit->last = range->node.last;
 			hit->item = entry->item;
+			/* step past the entry before the caller may free it */
+			if (!--q->left)
+				q->pos = q->pos->next;
+			pt->cursor = entry;
+			pt->cursor_query = q->id;
 			return 1;
 		}
-		q->range = to_range(prio_tree_next(q->iter.root, &q->iter,
-						   q->first, q->last));
-		q->pos = q->range ? &q->range->entries : NULL;
+		range = to_range(prio_tree_next(q->iter.root, &q->iter,
+						q->first, q->last));
+		if (range) {
+			q->pos = range->entries.next;
+			continue;
+		}
+		end_query(pt, q);
 	}
 	return 0;
 }
-EXPORT_SYMBOL(priotree_next);
 
 int priotree_foreach(struct priotree *pt, unsigned long first,
 		     unsigned long last,
@@ -195,28 +402,43 @@ int priotree_foreach(struct priotree *pt, unsigned long first,
 	struct priotree_hit hit;
 	int ret;
 
+	if (!fn)
+		return -EINVAL;
 	ret = priotree_query(pt, first, last, &it);
 	if (ret)
 		return ret;
 	while (priotree_next(&it, &hit) > 0) {
 		ret = fn(&hit, arg);
-		if (ret)
+		if (ret) {
+			/* the walk stops here, and so does its query */
+			end_query(pt, (struct pt_query *)&it);
 			return ret;
+		}
 	}
 	return 0;
 }
-EXPORT_SYMBOL(priotree_foreach);
+
+#define fail_check(msg, len, ...)					\
+({									\
+	if ((msg) && (len))						\
+		snprintf((msg), (len), __VA_ARGS__);			\
+	-EUCLEAN;							\
+})
 
 int priotree_check(const struct priotree *pt, char *msg, size_t len)
 {
-	struct prio_tree_root *root = (struct prio_tree_root *)&pt->root;
+	struct prio_tree_root *root;
 	struct prio_tree_fault fault;
 	struct prio_tree_iter iter;
 	struct prio_tree_node *node;
-	struct pt_entry *entry;
-	size_t entries = 0;
+	struct pt_entry *entry, **link;
+	struct pt_range *range;
+	size_t copies = 0, entries = 0, zombies = 0;
 	int ret;
 
+	if (!pt)
+		return -EINVAL;
+	root = (struct prio_tree_root *)&pt->root;
 	ret = prio_tree_check(root, &fault);
 	if (ret) {
 		if (msg && len)
@@ -227,21 +449,38 @@ int priotree_check(const struct priotree *pt, char *msg, size_t len)
 	}
 	for (node = prio_tree_first(root, &iter, 0, ULONG_MAX); node;
 	     node = prio_tree_next(root, &iter, 0, ULONG_MAX)) {
-		if (list_empty(&to_range(node)->entries)) {
-			if (msg && len)
-				snprintf(msg, len, "interval [%lu, %lu] has no entries",
-					 node->start, node->last);
-			return -EUCLEAN;
-		}
-		list_for_each_entry(entry, &to_range(node)->entries, link)
+		range = to_range(node);
+		if (list_empty(&range->entries) != range->zombie)
+			return fail_check(msg, len, "interval [%lu, %lu] %s",
+					  node->start, node->last,
+					  range->zombie ?
+					  "is a zombie with entries" :
+					  "has no entries");
+		zombies += range->zombie;
+		list_for_each_entry(entry, &range->entries, link) {
+			link = find_entry((struct priotree *)pt, node->start,
+					  node->last, entry->item);
+			if (*link != entry || entry->range != range ||
+			    !entry->copies)
+				return fail_check(msg, len,
+					"entry of [%lu, %lu] not hashed as itself",
+					node->start, node->last);
 			entries++;
+			copies += entry->copies;
+		}
 	}
-	if (entries != pt->count) {
-		if (msg && len)
-			snprintf(msg, len, "count says %zu entries, tree holds %zu",
-				 pt->count, entries);
-		return -EUCLEAN;
-	}
+	for (range = pt->zombies; range; range = range->next_zombie)
+		zombies--;
+	if (zombies)
+		return fail_check(msg, len,
+				  "zombie list disagrees with the tree");
+	if (entries != pt->nr_entries)
+		return fail_check(msg, len,
+				  "%zu entries counted, tree holds %zu",
+				  pt->nr_entries, entries);
+	if (copies != pt->count)
+		return fail_check(msg, len,
+				  "count says %zu entries, tree holds %zu",
+				  pt->count, copies);
 	return 0;
 }
-EXPORT_SYMBOL(priotree_check);

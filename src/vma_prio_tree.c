@@ -7,8 +7,8 @@
  */
 
 #include <linux/kernel.h>
+#include <linux/bug.h>
 #include <linux/errno.h>
-#include <linux/export.h>
 #include <linux/list.h>
 #include <linux/mm.h>
 #include <linux/prio_tree.h>
@@ -30,8 +30,37 @@ static inline struct vm_area_struct *vm_set_entry(struct list_head *entry)
 	return list_entry(entry, struct vm_area_struct, shared.vm_set.list);
 }
 
+/*
+ * The role test reads the parent pointer through shared.both, whichever
+ * view wrote it: prio_tree_*() through shared.prio_tree_node, the vm_set
+ * code through shared.vm_set.  That holds only while the parent is the
+ * third word of every view, and while a raw node is the start of a full
+ * one (prio_tree.c reads raw nodes as struct prio_tree_node):
+ *
+ *   shared:  word 0        word 1        word 2
+ *   vm_set   list.next     list.prev     parent
+ *   raw      left          right         parent     (prio_tree_node: then
+ *   both     first         second        parent      start, last)
+ */
 static inline bool vma_is_tree_node(const struct vm_area_struct *vma)
 {
+	BUILD_BUG_ON(offsetof(struct vm_area_struct, shared.both.parent) -
+		     offsetof(struct vm_area_struct, shared) !=
+		     2 * sizeof(void *));
+	BUILD_BUG_ON(offsetof(struct vm_area_struct, shared.vm_set.parent) !=
+		     offsetof(struct vm_area_struct, shared.both.parent));
+	BUILD_BUG_ON(offsetof(struct vm_area_struct,
+			      shared.prio_tree_node.parent) !=
+		     offsetof(struct vm_area_struct, shared.both.parent));
+	BUILD_BUG_ON(offsetof(struct raw_prio_tree_node, left) !=
+		     offsetof(struct prio_tree_node, left));
+	BUILD_BUG_ON(offsetof(struct raw_prio_tree_node, right) !=
+		     offsetof(struct prio_tree_node, right));
+	BUILD_BUG_ON(offsetof(struct raw_prio_tree_node, parent) !=
+		     offsetof(struct prio_tree_node, parent));
+	BUILD_BUG_ON(sizeof(struct raw_prio_tree_node) !=
+		     offsetof(struct prio_tree_node, start));
+
 	return vma->shared.both.parent != NULL;
 }
 
@@ -77,7 +106,6 @@ void __vma_prio_tree_add(struct vm_area_struct *vma, struct vm_area_struct *old)
 		vma->shared.vm_set.head = old;
 	}
 }
-EXPORT_SYMBOL(__vma_prio_tree_add);
 
 /**
  * __vma_prio_tree_insert - add @vma to the i_mmap tree @root
@@ -104,7 +132,6 @@ void __vma_prio_tree_insert(struct prio_tree_root *root,
 	}
 	__vma_prio_tree_add(vma, node_vma(node));
 }
-EXPORT_SYMBOL(__vma_prio_tree_insert);
 
 /**
  * __vma_prio_tree_remove - take @vma out of the i_mmap tree @root
@@ -163,7 +190,6 @@ void __vma_prio_tree_remove(struct prio_tree_root *root,
 		new_head->shared.vm_set.head = head;
 	INIT_VMA_SHARED(vma);
 }
-EXPORT_SYMBOL(__vma_prio_tree_remove);
 
 /**
  * __vma_modify - change the range of a vma that may be in an i_mmap tree
@@ -187,7 +213,6 @@ void __vma_modify(struct prio_tree_root *root, struct vm_area_struct *vma,
 	if (root)
 		__vma_prio_tree_insert(root, vma);
 }
-EXPORT_SYMBOL(__vma_modify);
 
 /**
  * __vma_prio_tree_first - first vma mapping a file page in [@begin, @end]
@@ -205,7 +230,7 @@ EXPORT_SYMBOL(__vma_modify);
  *
  * Return: a vma, or NULL.  A whole query costs O(log n + m).
  */
-struct vm_area_struct *__vma_prio_tree_first(struct prio_tree_root *root,
+struct vm_area_struct *__vma_prio_tree_first(const struct prio_tree_root *root,
 					     struct prio_tree_iter *iter,
 					     unsigned long begin,
 					     unsigned long end)
@@ -214,7 +239,6 @@ struct vm_area_struct *__vma_prio_tree_first(struct prio_tree_root *root,
 
 	return node ? node_vma(node) : NULL;
 }
-EXPORT_SYMBOL(__vma_prio_tree_first);
 
 /**
  * __vma_prio_tree_next - the vma after @vma in a query
@@ -230,7 +254,7 @@ EXPORT_SYMBOL(__vma_prio_tree_first);
  * Return: the next vma, or NULL when the query is done.
  */
 struct vm_area_struct *__vma_prio_tree_next(struct vm_area_struct *vma,
-					    struct prio_tree_root *root,
+					    const struct prio_tree_root *root,
 					    struct prio_tree_iter *iter,
 					    unsigned long begin,
 					    unsigned long end)
@@ -247,10 +271,13 @@ struct vm_area_struct *__vma_prio_tree_next(struct vm_area_struct *vma,
 		if (!next->shared.vm_set.head)
 			return next;
 	}
-	node = prio_tree_next(root, iter, begin, end);
+	/* prio_tree_next(), less its checks and the flavour test: one call */
+	if (!iter->cur)
+		return NULL;
+	BUG_ON(iter->root != root || !root->raw);
+	node = __prio_tree_next_raw(iter, begin, end);
 	return node ? node_vma(node) : NULL;
 }
-EXPORT_SYMBOL(__vma_prio_tree_next);
 
 static int vm_set_fail(struct prio_tree_fault *fault, const char *invariant,
 		       const struct vm_area_struct *tree_vma,
@@ -320,7 +347,6 @@ static int check_vm_set(struct vm_area_struct *vma,
 int vma_prio_tree_check(const struct prio_tree_root *root,
 			struct prio_tree_fault *fault)
 {
-	struct prio_tree_root *tree = (struct prio_tree_root *)root;
 	struct prio_tree_iter iter;
 	struct prio_tree_node *node;
 	int ret;
@@ -337,12 +363,11 @@ int vma_prio_tree_check(const struct prio_tree_root *root,
 		}
 		return -EUCLEAN;
 	}
-	for (node = prio_tree_first(tree, &iter, 0, ULONG_MAX); node;
-	     node = prio_tree_next(tree, &iter, 0, ULONG_MAX)) {
+	for (node = prio_tree_first(root, &iter, 0, ULONG_MAX); node;
+	     node = prio_tree_next(root, &iter, 0, ULONG_MAX)) {
 		ret = check_vm_set(node_vma(node), fault);
 		if (ret)
 			return ret;
 	}
 	return 0;
 }
-EXPORT_SYMBOL(vma_prio_tree_check);

@@ -2,7 +2,8 @@
 /*
  * One interval index under test.  Each adapter is compiled against its
  * own headers (compat/ for the prio tree, the kernel's tools/include for
- * the interval tree), so the driver only sees this table.
+ * the interval tree, libbsd for <bsd/sys/tree.h>), so the driver only
+ * sees this table.
  */
 #ifndef PTBENCH_H
 #define PTBENCH_H
@@ -14,6 +15,9 @@ struct bench_ops {
 	void *(*create)(unsigned long n);
 	void (*insert)(void *ix, unsigned long id, unsigned long start,
 		       unsigned long last);
+	/* optional: called once after the last insert, timed with them */
+	void (*build)(void *ix);
+	/* NULL for a static index: the remove phase is not measured */
 	void (*remove)(void *ix, unsigned long id);
 	/*
 	 * Every stored interval overlapping [first, last]: adds the number of
@@ -21,10 +25,17 @@ struct bench_ops {
 	 */
 	void (*query)(void *ix, unsigned long first, unsigned long last,
 		      unsigned long *hits, unsigned long *sum);
+	/*
+	 * Optional, never timed: the nodes the query for [first, last]
+	 * visits (reads the interval or subtree bound of), hits included.
+	 */
+	unsigned long (*visits)(void *ix, unsigned long first,
+				unsigned long last);
 	void (*destroy)(void *ix);
 };
 
-extern const struct bench_ops prio_vma_ops, itree_ops, list_ops;
+extern const struct bench_ops prio_vma_ops, priotree_ops, itree_ops,
+	itree_ool_ops, bsdrb_ops, iitree_ops, list_ops;
 
 /* order-independent hash of one hit */
 static inline unsigned long bench_mix(unsigned long id)

@@ -3,7 +3,10 @@
  * The peer: Linux's augmented rbtree interval tree, which replaced the
  * prio tree for i_mmap in 3.7, built from the installed kernel source's
  * tools/ tree (interval_tree_generic.h, lib/rbtree.c), never copied here.
- * One node per mapping, as vma_interval_tree does.
+ * One node per mapping, as vma_interval_tree does.  Two subjects:
+ *   itree      INTERVAL_TREE_DEFINE static in this translation unit, so
+ *              the compiler inlines insert, remove and the iterator here;
+ *   itree-ool  the same tree, called out of line in itree_ool.c.
  */
 #include <stdlib.h>
 
@@ -11,13 +14,7 @@
 #include <linux/interval_tree_generic.h>
 
 #include "bench.h"
-
-struct it_node {
-	struct rb_node rb;
-	unsigned long start;
-	unsigned long last;
-	unsigned long subtree_last;
-};
+#include "itree_node.h"
 
 #define IT_START(n)	((n)->start)
 #define IT_LAST(n)	((n)->last)
@@ -75,6 +72,97 @@ static void itree_query(void *p, unsigned long first, unsigned long last,
 	}
 }
 
+/*
+ * Nodes visited: interval_tree_generic.h's iter_first/iter_next replayed
+ * with a count of every node whose fields the walk reads (the root, the
+ * cached leftmost, each child whose subtree_last it tests, each parent it
+ * climbs to).
+ */
+static struct it_node *count_subtree_search(struct it_node *node,
+					    unsigned long start,
+					    unsigned long last,
+					    unsigned long *v)
+{
+	for (;;) {
+		if (node->rb.rb_left) {
+			struct it_node *left = rb_entry(node->rb.rb_left,
+							struct it_node, rb);
+
+			++*v;
+			if (start <= left->subtree_last) {
+				node = left;
+				continue;
+			}
+		}
+		if (node->start <= last) {
+			if (start <= node->last)
+				return node;
+			if (node->rb.rb_right) {
+				node = rb_entry(node->rb.rb_right,
+						struct it_node, rb);
+				++*v;
+				if (start <= node->subtree_last)
+					continue;
+			}
+		}
+		return NULL;
+	}
+}
+
+static struct it_node *count_iter_next(struct it_node *node,
+				       unsigned long start,
+				       unsigned long last, unsigned long *v)
+{
+	struct rb_node *rb = node->rb.rb_right, *prev;
+
+	for (;;) {
+		if (rb) {
+			struct it_node *right = rb_entry(rb, struct it_node,
+							 rb);
+
+			++*v;
+			if (start <= right->subtree_last)
+				return count_subtree_search(right, start,
+							    last, v);
+		}
+		do {
+			rb = rb_parent(&node->rb);
+			if (!rb)
+				return NULL;
+			prev = &node->rb;
+			node = rb_entry(rb, struct it_node, rb);
+			++*v;
+			rb = node->rb.rb_right;
+		} while (prev == rb);
+		if (last < node->start)
+			return NULL;
+		else if (start <= node->last)
+			return node;
+	}
+}
+
+static unsigned long itree_visits(void *p, unsigned long first,
+				  unsigned long last)
+{
+	struct it_ix *ix = p;
+	struct it_node *node;
+	unsigned long v = 0;
+
+	if (!ix->root.rb_root.rb_node)
+		return 0;
+	node = rb_entry(ix->root.rb_root.rb_node, struct it_node, rb);
+	v++;
+	if (node->subtree_last < first)
+		return v;
+	v++;
+	if (rb_entry(ix->root.rb_leftmost, struct it_node, rb)->start > last)
+		return v;
+	for (node = count_subtree_search(node, first, last, &v); node;
+	     node = count_iter_next(node, first, last, &v))
+		;
+	return v;
+}
+
 static void itree_destroy(void *p)
 {
 	struct it_ix *ix = p;
@@ -85,10 +173,52 @@ static void itree_destroy(void *p)
 
 const struct bench_ops itree_ops = {
 	.name = "itree",
-	.what = "Linux 6.1 interval tree (i_mmap since 3.7)",
+	.what = "Linux 6.1 interval tree, inlined (static, this file)",
 	.create = itree_create,
 	.insert = itree_insert,
 	.remove = itree_remove,
 	.query = itree_query,
+	.visits = itree_visits,
+	.destroy = itree_destroy,
+};
+
+static void ool_insert(void *p, unsigned long id, unsigned long start,
+		       unsigned long last)
+{
+	struct it_ix *ix = p;
+
+	ix->nodes[id].start = start;
+	ix->nodes[id].last = last;
+	ool_it_insert(&ix->nodes[id], &ix->root);
+}
+
+static void ool_remove(void *p, unsigned long id)
+{
+	struct it_ix *ix = p;
+
+	ool_it_remove(&ix->nodes[id], &ix->root);
+}
+
+static void ool_query(void *p, unsigned long first, unsigned long last,
+		      unsigned long *hits, unsigned long *sum)
+{
+	struct it_ix *ix = p;
+	struct it_node *node;
+
+	for (node = ool_it_iter_first(&ix->root, first, last); node;
+	     node = ool_it_iter_next(node, first, last)) {
+		(*hits)++;
+		*sum += bench_mix(node - ix->nodes);
+	}
+}
+
+const struct bench_ops itree_ool_ops = {
+	.name = "itree-ool",
+	.what = "the same, out of line (exported, as mm/interval_tree.c)",
+	.create = itree_create,
+	.insert = ool_insert,
+	.remove = ool_remove,
+	.query = ool_query,
+	.visits = itree_visits,
 	.destroy = itree_destroy,
 };

@@ -64,6 +64,68 @@ static void prio_query(void *p, unsigned long first, unsigned long last,
 	}
 }
 
+/*
+ * Nodes visited, counted without touching the library: the library's
+ * iterator has no counter, so this replays its pruned pre-order walk
+ * (prio_tree.c, "Stabbing queries") over the same tree, using only the
+ * invariants <linux/prio_tree.h> states.  A node counts once its interval
+ * is read: the root, and every child that the radix test on the path
+ * lets the walk look at (whether or not its heap then closes it).  The
+ * vm_set members of an overlapping node are hits, one visit each.
+ */
+struct prio_walk {
+	unsigned long begin, end;
+	unsigned long examined, overlapping;
+};
+
+static void prio_walk(struct prio_walk *w, struct prio_tree_node *node,
+		      unsigned long mask, unsigned long value, int size_level)
+{
+	struct vm_area_struct *vma = prio_tree_entry(node,
+			struct vm_area_struct, shared.prio_tree_node);
+	unsigned long right_value, child_mask;
+	int child_level;
+
+	w->examined++;
+	if (HEAP_INDEX(vma) < w->begin)
+		return;
+	if (RADIX_INDEX(vma) <= w->end)
+		w->overlapping++;
+
+	if (size_level) {
+		child_level = size_level + 1;
+		child_mask = mask >> 1;
+	} else if (mask > 1) {
+		child_level = 0;
+		child_mask = mask >> 1;
+	} else {
+		child_level = 1;
+		child_mask = 1UL << (BITS_PER_LONG - 1);
+	}
+	if (!prio_tree_left_empty(node))
+		prio_walk(w, node->left, child_mask, value, child_level);
+	right_value = size_level ? value : value | mask;
+	if (!prio_tree_right_empty(node) && w->end >= right_value)
+		prio_walk(w, node->right, child_mask, right_value,
+			  child_level);
+}
+
+static unsigned long prio_visits(void *p, unsigned long first,
+				 unsigned long last)
+{
+	struct prio_ix *ix = p;
+	struct prio_walk w = { .begin = first, .end = last };
+	unsigned long hits = 0, sum = 0;
+
+	prio_query(p, first, last, &hits, &sum);
+	if (prio_tree_empty(&ix->root))
+		return 0;
+	prio_walk(&w, ix->root.prio_tree_node,
+		  1UL << (ix->root.index_bits - 1), 0, 0);
+	/* the tree nodes looked at, and the vm_set members returned */
+	return w.examined + hits - w.overlapping;
+}
+
 static void prio_destroy(void *p)
 {
 	struct prio_ix *ix = p;
@@ -73,12 +135,13 @@ static void prio_destroy(void *p)
 }
 
 const struct bench_ops prio_vma_ops = {
-	.name = "prio",
-	.what = "libpriotree vma layer (i_mmap 2.6.7-3.6)",
+	.name = "prio-vma",
+	.what = "libpriotree, __vma_prio_tree_* (i_mmap 2.6.7-3.6)",
 	.create = prio_create,
 	.insert = prio_insert,
 	.remove = prio_remove,
 	.query = prio_query,
+	.visits = prio_visits,
 	.destroy = prio_destroy,
 };
 
@@ -140,6 +203,18 @@ static void list_query(void *p, unsigned long first, unsigned long last,
 	}
 }
 
+static unsigned long list_visits(void *p, unsigned long first,
+				 unsigned long last)
+{
+	struct list_ix *ix = p;
+	struct list_node *node;
+	unsigned long n = 0;
+
+	list_for_each_entry(node, &ix->head, link)
+		n++;
+	return n;
+}
+
 static void list_destroy(void *p)
 {
 	struct list_ix *ix = p;
@@ -155,5 +230,6 @@ const struct bench_ops list_ops = {
 	.insert = list_insert,
 	.remove = list_remove,
 	.query = list_query,
+	.visits = list_visits,
 	.destroy = list_destroy,
 };

@@ -1,36 +1,82 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * ptbench - the prio tree against its peers on the same intervals:
- * the Linux interval tree that replaced it in 3.7, and the linear list it
- * replaced in 2004.  Each structure builds the index, answers a stabbing
- * query for every file page, and tears the index down in random order;
- * every run of every structure must report the same hits, or ptbench
- * fails.  Times are medians of --runs runs, all in one process, on one
- * generated data set.
+ * ptbench - the prio tree against other interval indexes on the same
+ * intervals, in one process.  Every subject builds the index (insert
+ * phase), answers every query (query phase) and takes the index down in
+ * one random order (remove phase).  Runs are interleaved and rotated:
+ * run r measures subject (k + r) mod S in slot k, so no subject always
+ * goes first or follows the same neighbour.  Each phase is reported as
+ * the median over the runs of ns per operation.  Every run of every
+ * subject must return the same number of hits and the same
+ * order-independent hash of the hit ids as the first; if not, ptbench
+ * says so and exits 1.
  *
- * Workloads (the shapes of the seed's benchmarks, as i_mmap sees them):
- *   rmap-test1  ./rmap-test -n 100 -s 600 -t 100: 100 mappings of 600
- *               pages, one page apart, in 101 processes (10,100 vmas)
- *   rmap-test3  ./rmap-test -n 10000 -s 7 -t 1: 10,000 mappings of 7 pages
- *               in 2 processes (20,000 vmas)
- *   test-mmap3  20,000 one-page mappings in reverse file order, then five
- *               forks (120,000 vmas)
- *   random      N random intervals of 1-1000 pages in a 1M-page file
+ * Times are the thread's CPU time (CLOCK_THREAD_CPUTIME_ID).
+ *
+ * With --callgrind (run it under valgrind --tool=callgrind
+ * --instr-atstart=no), it does one run, searches at most CG_QUERIES
+ * queries once each, and instruments only the phases:
+ * each is zeroed, started, stopped and dumped with a label
+ * "ptbench <workload> <n> <subject> <phase> <ops>", so the dump's total is
+ * that phase's instructions.
+ *
+ * Node visits per query (hits included), where a subject can count them,
+ * come from one extra untimed pass over a sample of the queries during
+ * the first run, next to log2(n) + m.
+ *
+ * Workloads:
+ *   itest     lib/interval_tree_test.c's defaults: 100 intervals with
+ *             random 32-bit endpoints, built and torn down 1000 times,
+ *             100 random point queries searched 1000 times (about 31
+ *             hits per query)
+ *   small     100,000 intervals of 1-32 in [0, 10^6), point queries
+ *   rmap      rmap-test's shape: 100 ranges of 600 pages one page apart,
+ *             each mapped by 100 processes; a query per page
+ *   mmap3     test-mmap3's shape: 18,000 one-page ranges in reverse
+ *             order, each mapped 8 times; a query per page
+ *   random    1,000,000 intervals of 1-1000 in [0, 10^9), range queries
+ *             of 1-10,000
+ *   manyhits  100,000 intervals of 1-200,000 in [0, 10^6), point queries
+ *             (about 10,000 hits per query)
+ *   scale     --n intervals of 1-32 in [0, 16n), 100,000 point queries
+ *             (about one hit per query)
  */
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
+#ifdef HAVE_CALLGRIND
+#include <valgrind/callgrind.h>
+#endif
+
 #include "bench.h"
 
-#define MAX_RUNS	100
+#define MAX_RUNS	201
+#define NR_PHASES	3
+#define VISIT_SAMPLE	2000
+#define CG_QUERIES	10000
+/* the list runs only when n * queries stays below this */
+#define LIST_LIMIT	100000000UL
+
+static const struct bench_ops *const subjects[] = {
+	&prio_vma_ops, &priotree_ops, &itree_ops, &itree_ool_ops,
+	&bsdrb_ops, &iitree_ops, &list_ops,
+};
+#define NR_SUBJECTS	(sizeof(subjects) / sizeof(subjects[0]))
+
+static const char *const phase_name[NR_PHASES] = {
+	"insert", "query", "remove",
+};
 
 struct workload {
+	const char *name;
 	unsigned long nr;		/* intervals */
 	unsigned long *start, *last;
-	unsigned long nr_queries;
+	unsigned long nr_queries;	/* distinct queries */
+	unsigned long repeat;		/* searches of the query set */
 	unsigned long *qfirst, *qlast;
 	unsigned long *remove_order;
 };
@@ -47,7 +93,7 @@ static unsigned long rng(void)
 
 static void *xcalloc(size_t n, size_t size)
 {
-	void *p = calloc(n, size);
+	void *p = calloc(n ? n : 1, size);
 
 	if (!p) {
 		fprintf(stderr, "ptbench: out of memory\n");
@@ -63,12 +109,13 @@ static void alloc_workload(struct workload *w, unsigned long nr,
 	w->start = xcalloc(nr, sizeof(long));
 	w->last = xcalloc(nr, sizeof(long));
 	w->nr_queries = nr_queries;
+	w->repeat = 1;
 	w->qfirst = xcalloc(nr_queries, sizeof(long));
 	w->qlast = xcalloc(nr_queries, sizeof(long));
 	w->remove_order = xcalloc(nr, sizeof(long));
 }
 
-/* @maps mappings of @size pages one page apart, in @procs processes */
+/* @maps ranges of @size pages one page apart, each mapped @procs times */
 static void gen_rmap_test(struct workload *w, unsigned long maps,
 			  unsigned long size, unsigned long procs)
 {
@@ -84,7 +131,7 @@ static void gen_rmap_test(struct workload *w, unsigned long maps,
 		w->qfirst[p] = w->qlast[p] = p;
 }
 
-/* @pages one-page mappings in reverse file order, in @procs processes */
+/* @pages one-page ranges in reverse file order, each mapped @procs times */
 static void gen_test_mmap(struct workload *w, unsigned long pages,
 			  unsigned long procs)
 {
@@ -98,27 +145,77 @@ static void gen_test_mmap(struct workload *w, unsigned long pages,
 		w->qfirst[k] = w->qlast[k] = k;
 }
 
-static void gen_random(struct workload *w, unsigned long nr)
+/*
+ * @nr intervals of 1..@maxlen in [0, @space), @nq queries of
+ * 1..@qlen values starting in [0, @space).
+ */
+static void gen_uniform(struct workload *w, unsigned long nr,
+			unsigned long space, unsigned long maxlen,
+			unsigned long nq, unsigned long qlen)
 {
 	unsigned long i, len;
 
-	alloc_workload(w, nr, 20000);
+	alloc_workload(w, nr, nq);
 	for (i = 0; i < nr; i++) {
-		len = 1 + rng() % 1000;
-		w->start[i] = rng() % (1000000 - len);
+		len = 1 + rng() % maxlen;
+		w->start[i] = rng() % (space - len + 1);
 		w->last[i] = w->start[i] + len - 1;
 	}
-	for (i = 0; i < w->nr_queries; i++) {
-		w->qfirst[i] = rng() % 1000000;
-		w->qlast[i] = w->qfirst[i] + (i & 1 ? 0 : rng() % 64);
+	for (i = 0; i < nq; i++) {
+		w->qfirst[i] = rng() % space;
+		w->qlast[i] = w->qfirst[i] + rng() % qlen;
 	}
 }
 
+/* lib/interval_tree_test.c: nnodes 100, nsearches 100, perf_loops 1000 */
+static void gen_itest(struct workload *w)
+{
+	unsigned long i, a, b;
+
+	alloc_workload(w, 100, 100);
+	w->repeat = 1000;
+	for (i = 0; i < w->nr; i++) {
+		a = rng() & 0xffffffffUL;
+		b = rng() & 0xffffffffUL;
+		w->start[i] = a < b ? a : b;
+		w->last[i] = a < b ? b : a;
+	}
+	for (i = 0; i < w->nr_queries; i++)
+		w->qfirst[i] = w->qlast[i] = rng() & 0xffffffffUL;
+}
+
+static int gen_workload(struct workload *w, const char *name, unsigned long n)
+{
+	w->name = name;
+	if (!strcmp(name, "itest"))
+		gen_itest(w);
+	else if (!strcmp(name, "small"))
+		gen_uniform(w, 100000, 1000000, 32, 100000, 1);
+	else if (!strcmp(name, "rmap"))
+		gen_rmap_test(w, 100, 600, 100);
+	else if (!strcmp(name, "mmap3"))
+		gen_test_mmap(w, 18000, 8);
+	else if (!strcmp(name, "random"))
+		gen_uniform(w, 1000000, 1000000000, 1000, 100000, 10000);
+	else if (!strcmp(name, "manyhits"))
+		gen_uniform(w, 100000, 1000000, 200000, 200, 1);
+	else if (!strcmp(name, "scale") && n)
+		gen_uniform(w, n, 16 * n, 32, 100000, 1);
+	else
+		return -EINVAL;
+	return 0;
+}
+
+/*
+ * The thread's CPU time: on shared cores, the time the run spends
+ * preempted is not the subject's.  (Cache and memory-bandwidth sharing
+ * with the other jobs is still in it.)
+ */
 static double now(void)
 {
 	struct timespec ts;
 
-	clock_gettime(CLOCK_MONOTONIC, &ts);
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
 	return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
@@ -135,99 +232,213 @@ static double median(double *v, int n)
 	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 
-struct result {
-	double build, query, remove;
+struct subject {
+	const struct bench_ops *ops;
+	int runs;			/* runs done */
+	int capped;			/* a run took longer than --cap */
+	double t[NR_PHASES][MAX_RUNS];	/* seconds per phase and run */
 	unsigned long hits, sum;
+	double visits, vhits;		/* per query sampled; < 0: n/a */
 };
 
-static int run(const struct bench_ops *ops, const struct workload *w,
-	       int runs, struct result *res)
-{
-	double build[MAX_RUNS], query[MAX_RUNS], remove[MAX_RUNS], t;
-	unsigned long i, hits, sum;
-	void *ix;
-	int r;
+static int callgrind;
+static const char *fault;	/* --fault NAME: that subject miscounts */
 
-	for (r = 0; r < runs; r++) {
+static void phase_begin(void)
+{
+#ifdef HAVE_CALLGRIND
+	if (callgrind) {
+		CALLGRIND_ZERO_STATS;
+		CALLGRIND_START_INSTRUMENTATION;
+	}
+#endif
+}
+
+static void phase_end(const struct workload *w, const struct subject *s,
+		      int phase, unsigned long ops)
+{
+#ifdef HAVE_CALLGRIND
+	char label[160];
+
+	if (!callgrind)
+		return;
+	CALLGRIND_STOP_INSTRUMENTATION;
+	snprintf(label, sizeof(label), "ptbench %s %lu %s %s %lu", w->name,
+		 w->nr, s->ops->name, phase_name[phase], ops);
+	CALLGRIND_DUMP_STATS_AT(label);
+#endif
+}
+
+/* Untimed: nodes visited and hits per query, over a sample of queries. */
+static void count_visits(struct subject *s, void *ix,
+			 const struct workload *w)
+{
+	unsigned long i, step, nq = 0, v = 0, hits = 0, sum = 0;
+
+	step = w->nr_queries / VISIT_SAMPLE + 1;
+	for (i = 0; i < w->nr_queries; i += step, nq++) {
+		v += s->ops->visits(ix, w->qfirst[i], w->qlast[i]);
+		s->ops->query(ix, w->qfirst[i], w->qlast[i], &hits, &sum);
+	}
+	s->visits = (double)v / nq;
+	s->vhits = (double)hits / nq;
+}
+
+/*
+ * One run of one subject: insert, query, remove; 0 or -errno.  A
+ * workload with repeat > 1 (itest) builds and tears down the index that
+ * many times, as interval_tree_test's perf loops do, and answers the
+ * query set that many times on the last build; under callgrind, once.
+ */
+static int run_one(struct subject *s, const struct workload *w, int r,
+		   int first_run)
+{
+	const struct bench_ops *ops = s->ops;
+	unsigned long i, q, c, hits = 0, sum = 0;
+	unsigned long cycles = callgrind ? 1 : w->repeat;
+	double t;
+	void *ix;
+
+	s->t[0][r] = s->t[1][r] = s->t[2][r] = 0;
+	for (c = 0; c < cycles; c++) {
 		ix = ops->create(w->nr);
 		if (!ix) {
-			fprintf(stderr, "ptbench: %s: out of memory\n", ops->name);
+			fprintf(stderr, "ptbench: %s: out of memory\n",
+				ops->name);
 			return -ENOMEM;
 		}
+		phase_begin();
 		t = now();
 		for (i = 0; i < w->nr; i++)
 			ops->insert(ix, i, w->start[i], w->last[i]);
-		build[r] = now() - t;
+		if (ops->build)
+			ops->build(ix);
+		s->t[0][r] += now() - t;
+		phase_end(w, s, 0, w->nr);
 
-		hits = sum = 0;
-		t = now();
-		for (i = 0; i < w->nr_queries; i++)
-			ops->query(ix, w->qfirst[i], w->qlast[i], &hits, &sum);
-		query[r] = now() - t;
+		if (c == cycles - 1) {
+			phase_begin();
+			t = now();
+			for (q = 0; q < w->repeat; q++)
+				for (i = 0; i < w->nr_queries; i++)
+					ops->query(ix, w->qfirst[i],
+						   w->qlast[i], &hits, &sum);
+			s->t[1][r] = now() - t;
+			phase_end(w, s, 1, w->repeat * w->nr_queries);
+			if (fault && !strcmp(fault, ops->name))
+				hits++;
 
-		t = now();
-		for (i = 0; i < w->nr; i++)
-			ops->remove(ix, w->remove_order[i]);
-		remove[r] = now() - t;
-		ops->destroy(ix);
-
-		if (r && (hits != res->hits || sum != res->sum)) {
-			fprintf(stderr, "ptbench: %s: run %d disagrees with run 0\n",
-				ops->name, r);
-			return -EINVAL;
+			if (first_run && ops->visits)
+				count_visits(s, ix, w);
 		}
-		res->hits = hits;
-		res->sum = sum;
+
+		if (ops->remove) {
+			phase_begin();
+			t = now();
+			for (i = 0; i < w->nr; i++)
+				ops->remove(ix, w->remove_order[i]);
+			s->t[2][r] += now() - t;
+			phase_end(w, s, 2, w->nr);
+		}
+		ops->destroy(ix);
 	}
-	res->build = median(build, runs);
-	res->query = median(query, runs);
-	res->remove = median(remove, runs);
+
+	if (first_run) {
+		s->hits = hits;
+		s->sum = sum;
+	} else if (hits != s->hits || sum != s->sum) {
+		fprintf(stderr,
+			"ptbench: %s: %s run %d: %lu hits (hash %lx), run 0 had %lu (%lx)\n",
+			w->name, ops->name, r, hits, sum, s->hits, s->sum);
+		return -EINVAL;
+	}
 	return 0;
 }
 
 static void usage(void)
 {
 	fprintf(stderr,
-		"usage: ptbench [--workload rmap-test1|rmap-test3|test-mmap3|random]\n"
-		"               [--runs N] [--only prio|itree|list] [--random-n N]\n");
+		"usage: ptbench [--workload itest|small|rmap|mmap3|random|manyhits|scale]\n"
+		"               [--n N (scale)] [--runs N] [--only NAME,...]\n"
+		"               [--cap SECONDS] [--csv FILE] [--callgrind]\n"
+		"               [--fault NAME (test: NAME reports one hit too many)]\n"
+		"subjects:");
+	for (unsigned int k = 0; k < NR_SUBJECTS; k++)
+		fprintf(stderr, " %s", subjects[k]->name);
+	fprintf(stderr, "\n");
 	exit(2);
+}
+
+static int selected(const char *only, const char *name)
+{
+	size_t len = strlen(name);
+	const char *p = only;
+
+	if (!only)
+		return 1;
+	while ((p = strstr(p, name))) {
+		if ((p == only || p[-1] == ',') &&
+		    (p[len] == ',' || !p[len]))
+			return 1;
+		p += len;
+	}
+	return 0;
+}
+
+static double per_op(double secs, unsigned long ops)
+{
+	return ops ? secs * 1e9 / ops : 0;
 }
 
 int main(int argc, char **argv)
 {
-	const struct bench_ops *all[] = { &prio_vma_ops, &itree_ops, &list_ops };
-	const char *workload = "rmap-test1", *only = NULL;
-	unsigned long random_n = 20000, i, j, tmp;
-	struct result res[3], *base = NULL;
+	struct subject subj[NR_SUBJECTS], *s, *ref = NULL;
+	const char *workload = "rmap", *only = NULL, *csv = NULL;
+	unsigned long n = 0, i, j, tmp, ops[NR_PHASES];
+	unsigned int nr = 0, k;
+	double cap = 0, t, ns[NR_PHASES], m;
 	struct workload w;
-	int runs = 5, k, a;
+	int runs = 5, a, r, p, failed = 0;
+	FILE *out = NULL;
 
 	for (a = 1; a < argc; a++) {
 		if (!strcmp(argv[a], "--workload") && a + 1 < argc)
 			workload = argv[++a];
+		else if (!strcmp(argv[a], "--n") && a + 1 < argc)
+			n = strtoul(argv[++a], NULL, 0);
 		else if (!strcmp(argv[a], "--runs") && a + 1 < argc)
 			runs = atoi(argv[++a]);
 		else if (!strcmp(argv[a], "--only") && a + 1 < argc)
 			only = argv[++a];
-		else if (!strcmp(argv[a], "--random-n") && a + 1 < argc)
-			random_n = strtoul(argv[++a], NULL, 0);
+		else if (!strcmp(argv[a], "--cap") && a + 1 < argc)
+			cap = atof(argv[++a]);
+		else if (!strcmp(argv[a], "--csv") && a + 1 < argc)
+			csv = argv[++a];
+		else if (!strcmp(argv[a], "--callgrind"))
+			callgrind = 1;
+		else if (!strcmp(argv[a], "--fault") && a + 1 < argc)
+			fault = argv[++a];
 		else
 			usage();
 	}
+#ifndef HAVE_CALLGRIND
+	if (callgrind) {
+		fprintf(stderr, "ptbench: built without <valgrind/callgrind.h>\n");
+		return 2;
+	}
+#endif
+	if (callgrind)
+		runs = 1;
 	if (runs < 1 || runs > MAX_RUNS)
 		usage();
-
-	if (!strcmp(workload, "rmap-test1"))
-		gen_rmap_test(&w, 100, 600, 101);
-	else if (!strcmp(workload, "rmap-test3"))
-		gen_rmap_test(&w, 10000, 7, 2);
-	else if (!strcmp(workload, "test-mmap3"))
-		gen_test_mmap(&w, 20000, 6);
-	else if (!strcmp(workload, "random"))
-		gen_random(&w, random_n);
-	else
+	if (gen_workload(&w, workload, n))
 		usage();
-	/* teardown in a random order, the same for every structure */
+	if (callgrind) {
+		w.repeat = 1;
+		if (w.nr_queries > CG_QUERIES)
+			w.nr_queries = CG_QUERIES;
+	}
+	/* teardown in a random order, the same for every subject */
 	for (i = 0; i < w.nr; i++)
 		w.remove_order[i] = i;
 	for (i = w.nr; i > 1; i--) {
@@ -237,26 +448,86 @@ int main(int argc, char **argv)
 		w.remove_order[j] = tmp;
 	}
 
-	printf("workload %s: %lu intervals, %lu queries, median of %d runs\n",
-	       workload, w.nr, w.nr_queries, runs);
-	printf("%-6s %10s %10s %10s %12s %9s  %s\n", "index", "build ms",
-	       "query ms", "remove ms", "hits", "query/prio", "what");
-	for (k = 0; k < 3; k++) {
-		if (only && strcmp(only, all[k]->name))
+	for (k = 0; k < NR_SUBJECTS; k++) {
+		if (!selected(only, subjects[k]->name))
 			continue;
-		if (run(all[k], &w, runs, &res[k]))
-			return 1;
-		if (base && (res[k].hits != base->hits || res[k].sum != base->sum)) {
-			fprintf(stderr, "ptbench: %s disagrees with %s: %lu hits vs %lu\n",
-				all[k]->name, all[0]->name, res[k].hits, base->hits);
+		if (subjects[k] == &list_ops && !only &&
+		    w.nr * w.nr_queries > LIST_LIMIT)
+			continue;
+		memset(&subj[nr], 0, sizeof(subj[nr]));
+		subj[nr].ops = subjects[k];
+		subj[nr].visits = -1;
+		nr++;
+	}
+	if (!nr)
+		usage();
+
+	for (r = 0; r < runs; r++) {
+		for (k = 0; k < nr; k++) {
+			s = &subj[(k + r) % nr];
+			if (s->capped)
+				continue;
+			t = now();
+			if (run_one(s, &w, s->runs, !s->runs))
+				return 1;
+			s->runs++;
+			if (cap && now() - t > cap && s->runs < runs) {
+				s->capped = 1;
+				fprintf(stderr,
+					"ptbench: %s %lu: %s took %.1f s > --cap %.1f: %d runs only\n",
+					w.name, w.nr, s->ops->name, now() - t,
+					cap, s->runs);
+			}
+		}
+	}
+
+	/* all subjects against the first one */
+	ref = &subj[0];
+	for (k = 1; k < nr; k++) {
+		if (subj[k].hits == ref->hits && subj[k].sum == ref->sum)
+			continue;
+		fprintf(stderr,
+			"ptbench: %s: %s disagrees with %s: %lu hits (hash %lx) vs %lu (%lx)\n",
+			w.name, subj[k].ops->name, ref->ops->name, subj[k].hits,
+			subj[k].sum, ref->hits, ref->sum);
+		failed = 1;
+	}
+
+	ops[0] = ops[2] = w.nr * (callgrind ? 1 : w.repeat);
+	ops[1] = w.repeat * w.nr_queries;
+	printf("workload %s: %lu intervals, %lu queries (%lu x %lu), %lu hits (%.1f per query)%s\n",
+	       w.name, w.nr, ops[1], w.repeat, w.nr_queries, ref->hits,
+	       (double)ref->hits / ops[1], callgrind ? ", callgrind" : "");
+	printf("%-10s %4s %10s %10s %10s %10s %10s %12s  %s\n", "subject",
+	       "runs", "insert ns", "query ns", "remove ns", "visits/q",
+	       "hits/q", "log2(n)+m", "what");
+	if (csv) {
+		out = fopen(csv, "a");
+		if (!out) {
+			perror(csv);
 			return 1;
 		}
-		if (!base && !only)
-			base = &res[k];
-		printf("%-6s %10.2f %10.2f %10.2f %12lu %9.2fx  %s\n",
-		       all[k]->name, res[k].build * 1e3, res[k].query * 1e3,
-		       res[k].remove * 1e3, res[k].hits,
-		       base ? res[k].query / base->query : 1.0, all[k]->what);
 	}
-	return 0;
+	for (k = 0; k < nr; k++) {
+		s = &subj[k];
+		for (p = 0; p < NR_PHASES; p++)
+			ns[p] = (p == 2 && !s->ops->remove) ? NAN :
+				per_op(median(s->t[p], s->runs), ops[p]);
+		m = s->visits < 0 ? NAN :
+			log2(w.nr > 1 ? (double)w.nr : 1) + s->vhits;
+		printf("%-10s %4d %10.1f %10.1f %10.1f %10.1f %10.1f %12.1f  %s\n",
+		       s->ops->name, s->runs, ns[0], ns[1], ns[2],
+		       s->visits < 0 ? NAN : s->visits,
+		       s->visits < 0 ? NAN : s->vhits, m, s->ops->what);
+		if (out && !callgrind)
+			fprintf(out, "%s,%lu,%lu,%s,%d,%.2f,%.2f,%.2f,%.3f,%.3f,%.3f,%.3f\n",
+				w.name, w.nr, ops[1], s->ops->name, s->runs,
+				ns[0], ns[1], ns[2],
+				(double)ref->hits / ops[1],
+				s->visits < 0 ? NAN : s->visits,
+				s->visits < 0 ? NAN : s->vhits, m);
+	}
+	if (out)
+		fclose(out);
+	return failed;
 }

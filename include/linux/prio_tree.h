@@ -81,23 +81,24 @@ struct prio_tree_root {
 };
 
 /*
- * Query state.  While the walk stands on @cur at depth d:
- *   radix levels (d < index_bits): size_level == 0, @mask is the radix bit
- *   that cur's children branch on, @value holds the radix bits its path
- *   has fixed so far (all lower bits zero);
- *   size levels: size_level == d - index_bits + 1, @value is the complete
- *   radix of the subtree, @mask the size bit cur's children branch on.
- * @cur == NULL once the walk has finished.
+ * Query state.  While the walk stands on @cur at depth @depth:
+ *   radix levels (depth < index_bits): @mask is the radix bit that cur's
+ *   children branch on, @value holds the radix bits its path has fixed so
+ *   far (all lower bits zero);
+ *   size levels: @value is the complete radix of the subtree, @mask the
+ *   size bit cur's children branch on (0 at the last size level).
+ * Bit d of @pending (d / BITS_PER_LONG words in) is set while cur's
+ * ancestor at depth d has a right subtree that the walk has still to
+ * visit.  @cur == NULL once the walk has finished.
  */
 struct prio_tree_iter {
 	struct prio_tree_node	*cur;
 	unsigned long		mask;
 	unsigned long		value;
-	int			size_level;
+	unsigned int		depth;
 
-	struct prio_tree_root	*root;
-	unsigned long		r_index;
-	unsigned long		h_index;
+	const struct prio_tree_root *root;
+	unsigned long		pending[2];
 };
 
 #define PRIO_TREE_ROOT_INIT		{ NULL, 1, 0 }
@@ -186,16 +187,21 @@ void prio_tree_remove(struct prio_tree_root *root,
 struct prio_tree_node *prio_tree_replace(struct prio_tree_root *root,
 					 struct prio_tree_node *old,
 					 struct prio_tree_node *node);
-struct prio_tree_node *prio_tree_lookup(struct prio_tree_root *root,
+struct prio_tree_node *prio_tree_lookup(const struct prio_tree_root *root,
 					unsigned long radix_index,
 					unsigned long heap_index);
-struct prio_tree_node *prio_tree_first(struct prio_tree_root *root,
+struct prio_tree_node *prio_tree_first(const struct prio_tree_root *root,
 				       struct prio_tree_iter *iter,
 				       unsigned long begin, unsigned long end);
-struct prio_tree_node *prio_tree_next(struct prio_tree_root *root,
+struct prio_tree_node *prio_tree_next(const struct prio_tree_root *root,
 				      struct prio_tree_iter *iter,
 				      unsigned long begin, unsigned long end);
 int prio_tree_check(const struct prio_tree_root *root,
 		    struct prio_tree_fault *fault);
+
+/* For <linux/vma_prio_tree.h>'s query only: not exported, no checks. */
+struct prio_tree_node *__prio_tree_next_raw(struct prio_tree_iter *iter,
+					    unsigned long begin,
+					    unsigned long end);
 
 #endif /* _LINUX_PRIO_TREE_H */

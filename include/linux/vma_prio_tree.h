@@ -74,12 +74,12 @@ void __vma_prio_tree_add(struct vm_area_struct *vma,
 			 struct vm_area_struct *old);
 void __vma_modify(struct prio_tree_root *root, struct vm_area_struct *vma,
 		  unsigned long start, unsigned long end, unsigned long pgoff);
-struct vm_area_struct *__vma_prio_tree_first(struct prio_tree_root *root,
+struct vm_area_struct *__vma_prio_tree_first(const struct prio_tree_root *root,
 					     struct prio_tree_iter *iter,
 					     unsigned long begin,
 					     unsigned long end);
 struct vm_area_struct *__vma_prio_tree_next(struct vm_area_struct *vma,
-					    struct prio_tree_root *root,
+					    const struct prio_tree_root *root,
 					    struct prio_tree_iter *iter,
 					    unsigned long begin,
 					    unsigned long end);

@@ -77,24 +77,67 @@ struct pt_scenario {
 	{ .name = flname "-" kname "-" #s, .kind = PT_RANDOM,	\
 	  .flavour = fl, .keys = k, .seed = s, .ops = n, .cap = c }
 
-#define PT_RANDOM_KEYS(k, kname, c)					\
-	PT_RANDOM_SC(PT_PLAIN, "plain", k, kname, 1, 16000, c),		\
-	PT_RANDOM_SC(PT_PLAIN, "plain", k, kname, 2, 16000, c),		\
-	PT_RANDOM_SC(PT_PLAIN, "plain", k, kname, 3, 16000, c),		\
-	PT_RANDOM_SC(PT_RAW, "raw", k, kname, 1, 16000, c),		\
-	PT_RANDOM_SC(PT_RAW, "raw", k, kname, 2, 16000, c),		\
-	PT_RANDOM_SC(PT_RAW, "raw", k, kname, 3, 16000, c),		\
-	PT_RANDOM_SC(PT_VMA, "vma", k, kname, 1, 16000, c),		\
-	PT_RANDOM_SC(PT_VMA, "vma", k, kname, 2, 16000, c),		\
-	PT_RANDOM_SC(PT_VMA, "vma", k, kname, 3, 16000, c)
-
 static const struct pt_scenario pt_scenarios[] = {
-	PT_RANDOM_KEYS(PT_KEYS_TINY, "tiny", 24),
-	PT_RANDOM_KEYS(PT_KEYS_SMALL, "small", 192),
-	PT_RANDOM_KEYS(PT_KEYS_WIDE, "wide", 256),
-	PT_RANDOM_KEYS(PT_KEYS_TOP, "top", 128),
-	PT_RANDOM_KEYS(PT_KEYS_GROW, "grow", 256),
-	PT_RANDOM_KEYS(PT_KEYS_DUP, "dup", 64),
+	/* key family "tiny": each flavour with seeds 1-3 */
+	PT_RANDOM_SC(PT_PLAIN, "plain", PT_KEYS_TINY, "tiny", 1, 16000, 24),
+	PT_RANDOM_SC(PT_PLAIN, "plain", PT_KEYS_TINY, "tiny", 2, 16000, 24),
+	PT_RANDOM_SC(PT_PLAIN, "plain", PT_KEYS_TINY, "tiny", 3, 16000, 24),
+	PT_RANDOM_SC(PT_RAW, "raw", PT_KEYS_TINY, "tiny", 1, 16000, 24),
+	PT_RANDOM_SC(PT_RAW, "raw", PT_KEYS_TINY, "tiny", 2, 16000, 24),
+	PT_RANDOM_SC(PT_RAW, "raw", PT_KEYS_TINY, "tiny", 3, 16000, 24),
+	PT_RANDOM_SC(PT_VMA, "vma", PT_KEYS_TINY, "tiny", 1, 16000, 24),
+	PT_RANDOM_SC(PT_VMA, "vma", PT_KEYS_TINY, "tiny", 2, 16000, 24),
+	PT_RANDOM_SC(PT_VMA, "vma", PT_KEYS_TINY, "tiny", 3, 16000, 24),
+	/* key family "small": each flavour with seeds 1-3 */
+	PT_RANDOM_SC(PT_PLAIN, "plain", PT_KEYS_SMALL, "small", 1, 16000, 192),
+	PT_RANDOM_SC(PT_PLAIN, "plain", PT_KEYS_SMALL, "small", 2, 16000, 192),
+	PT_RANDOM_SC(PT_PLAIN, "plain", PT_KEYS_SMALL, "small", 3, 16000, 192),
+	PT_RANDOM_SC(PT_RAW, "raw", PT_KEYS_SMALL, "small", 1, 16000, 192),
+	PT_RANDOM_SC(PT_RAW, "raw", PT_KEYS_SMALL, "small", 2, 16000, 192),
+	PT_RANDOM_SC(PT_RAW, "raw", PT_KEYS_SMALL, "small", 3, 16000, 192),
+	PT_RANDOM_SC(PT_VMA, "vma", PT_KEYS_SMALL, "small", 1, 16000, 192),
+	PT_RANDOM_SC(PT_VMA, "vma", PT_KEYS_SMALL, "small", 2, 16000, 192),
+	PT_RANDOM_SC(PT_VMA, "vma", PT_KEYS_SMALL, "small", 3, 16000, 192),
+	/* key family "wide": each flavour with seeds 1-3 */
+	PT_RANDOM_SC(PT_PLAIN, "plain", PT_KEYS_WIDE, "wide", 1, 16000, 256),
+	PT_RANDOM_SC(PT_PLAIN, "plain", PT_KEYS_WIDE, "wide", 2, 16000, 256),
+	PT_RANDOM_SC(PT_PLAIN, "plain", PT_KEYS_WIDE, "wide", 3, 16000, 256),
+	PT_RANDOM_SC(PT_RAW, "raw", PT_KEYS_WIDE, "wide", 1, 16000, 256),
+	PT_RANDOM_SC(PT_RAW, "raw", PT_KEYS_WIDE, "wide", 2, 16000, 256),
+	PT_RANDOM_SC(PT_RAW, "raw", PT_KEYS_WIDE, "wide", 3, 16000, 256),
+	PT_RANDOM_SC(PT_VMA, "vma", PT_KEYS_WIDE, "wide", 1, 16000, 256),
+	PT_RANDOM_SC(PT_VMA, "vma", PT_KEYS_WIDE, "wide", 2, 16000, 256),
+	PT_RANDOM_SC(PT_VMA, "vma", PT_KEYS_WIDE, "wide", 3, 16000, 256),
+	/* key family "top": each flavour with seeds 1-3 */
+	PT_RANDOM_SC(PT_PLAIN, "plain", PT_KEYS_TOP, "top", 1, 16000, 128),
+	PT_RANDOM_SC(PT_PLAIN, "plain", PT_KEYS_TOP, "top", 2, 16000, 128),
+	PT_RANDOM_SC(PT_PLAIN, "plain", PT_KEYS_TOP, "top", 3, 16000, 128),
+	PT_RANDOM_SC(PT_RAW, "raw", PT_KEYS_TOP, "top", 1, 16000, 128),
+	PT_RANDOM_SC(PT_RAW, "raw", PT_KEYS_TOP, "top", 2, 16000, 128),
+	PT_RANDOM_SC(PT_RAW, "raw", PT_KEYS_TOP, "top", 3, 16000, 128),
+	PT_RANDOM_SC(PT_VMA, "vma", PT_KEYS_TOP, "top", 1, 16000, 128),
+	PT_RANDOM_SC(PT_VMA, "vma", PT_KEYS_TOP, "top", 2, 16000, 128),
+	PT_RANDOM_SC(PT_VMA, "vma", PT_KEYS_TOP, "top", 3, 16000, 128),
+	/* key family "grow": each flavour with seeds 1-3 */
+	PT_RANDOM_SC(PT_PLAIN, "plain", PT_KEYS_GROW, "grow", 1, 16000, 256),
+	PT_RANDOM_SC(PT_PLAIN, "plain", PT_KEYS_GROW, "grow", 2, 16000, 256),
+	PT_RANDOM_SC(PT_PLAIN, "plain", PT_KEYS_GROW, "grow", 3, 16000, 256),
+	PT_RANDOM_SC(PT_RAW, "raw", PT_KEYS_GROW, "grow", 1, 16000, 256),
+	PT_RANDOM_SC(PT_RAW, "raw", PT_KEYS_GROW, "grow", 2, 16000, 256),
+	PT_RANDOM_SC(PT_RAW, "raw", PT_KEYS_GROW, "grow", 3, 16000, 256),
+	PT_RANDOM_SC(PT_VMA, "vma", PT_KEYS_GROW, "grow", 1, 16000, 256),
+	PT_RANDOM_SC(PT_VMA, "vma", PT_KEYS_GROW, "grow", 2, 16000, 256),
+	PT_RANDOM_SC(PT_VMA, "vma", PT_KEYS_GROW, "grow", 3, 16000, 256),
+	/* key family "dup": each flavour with seeds 1-3 */
+	PT_RANDOM_SC(PT_PLAIN, "plain", PT_KEYS_DUP, "dup", 1, 16000, 64),
+	PT_RANDOM_SC(PT_PLAIN, "plain", PT_KEYS_DUP, "dup", 2, 16000, 64),
+	PT_RANDOM_SC(PT_PLAIN, "plain", PT_KEYS_DUP, "dup", 3, 16000, 64),
+	PT_RANDOM_SC(PT_RAW, "raw", PT_KEYS_DUP, "dup", 1, 16000, 64),
+	PT_RANDOM_SC(PT_RAW, "raw", PT_KEYS_DUP, "dup", 2, 16000, 64),
+	PT_RANDOM_SC(PT_RAW, "raw", PT_KEYS_DUP, "dup", 3, 16000, 64),
+	PT_RANDOM_SC(PT_VMA, "vma", PT_KEYS_DUP, "dup", 1, 16000, 64),
+	PT_RANDOM_SC(PT_VMA, "vma", PT_KEYS_DUP, "dup", 2, 16000, 64),
+	PT_RANDOM_SC(PT_VMA, "vma", PT_KEYS_DUP, "dup", 3, 16000, 64),
 	/* rmap-test -n 100 -s 600 -t 100: forks add beside the parent */
 	{ .name = "rmap-test-n100-s600-t100", .kind = PT_WINDOWS,
 	  .flavour = PT_VMA, .seed = 1, .nr_vmas = 100, .vma_pages = 600,
@@ -816,12 +859,6 @@ const char *pt_corpus_name(unsigned int index)
  * and frees everything.  Cost: its operation count times O(n log n) for
  * the checks, n the live objects (see the stride rule at the top).
  *
- * Example:
- *	struct pt_corpus_result res;
- *
- *	if (pt_corpus_run(0, &res))
- *		pr_err("%s: %s\n", pt_corpus_name(0), res.why);
- *
  * Return: 0, -EINVAL for a bad index, -ENOMEM, or -EUCLEAN when the tree
  * broke an invariant or answered differently from the oracle (@result's
  * why says how).
@@ -858,15 +895,6 @@ int pt_corpus_run(unsigned int index, struct pt_corpus_result *result)
  * pt_corpus_run_all - run every scenario in order and report each one
  * @emit: called after each scenario with its name and result
  * @ctx: passed to @emit
- *
- * Example:
- *	static void print(void *ctx, const char *name,
- *			  const struct pt_corpus_result *r)
- *	{
- *		pr_info("PT-DIGEST %s %016llx\n", name, r->digest);
- *	}
- *	...
- *	failed = pt_corpus_run_all(print, NULL);
  *
  * Cost: the sum of pt_corpus_run() over the corpus.
  *

@@ -39,38 +39,56 @@ struct pt_rmap_scenario {
 	{ .name = "rmap-" work "-" fname "-" aname, .gen = g,		\
 	  .file = f, .anon = a }
 
-/* every file scheme and every anon scheme, in four pairs */
-#define PT_RMAP_ALL(work, g)						\
-	PT_RMAP(work, g, RSIM_FILE_PTE_CHAIN, "pte_chain",		\
-		RSIM_ANON_PTE_CHAIN, "pte_chain"),			\
-	PT_RMAP(work, g, RSIM_FILE_LIST, "list",			\
-		RSIM_ANON_VMA, "anon_vma"),				\
-	PT_RMAP(work, g, RSIM_FILE_PRIO, "prio",			\
-		RSIM_ANON_MM, "anonmm"),				\
-	PT_RMAP(work, g, RSIM_FILE_PRIO, "prio",			\
-		RSIM_ANON_VMA_CHAIN, "anon_vma_chain")
-
-/* test-mmap: every anon scheme, file pages under pte_chain and prio */
-#define PT_RMAP_NO_LIST(work, g)					\
-	PT_RMAP(work, g, RSIM_FILE_PTE_CHAIN, "pte_chain",		\
-		RSIM_ANON_PTE_CHAIN, "pte_chain"),			\
-	PT_RMAP(work, g, RSIM_FILE_PRIO, "prio",			\
-		RSIM_ANON_VMA, "anon_vma"),				\
-	PT_RMAP(work, g, RSIM_FILE_PTE_CHAIN, "pte_chain",		\
-		RSIM_ANON_MM, "anonmm"),				\
-	PT_RMAP(work, g, RSIM_FILE_PRIO, "prio",			\
-		RSIM_ANON_VMA_CHAIN, "anon_vma_chain")
-
 static const struct pt_rmap_scenario pt_rmap_scenarios[] = {
-	PT_RMAP_ALL("rmap-test", RSIM_GEN_RMAP_TEST),
-	PT_RMAP_NO_LIST("test-mmap2", RSIM_GEN_TEST_MMAP2),
+	/* every file scheme and every anon scheme, in four pairs */
+	PT_RMAP("rmap-test", RSIM_GEN_RMAP_TEST, RSIM_FILE_PTE_CHAIN, "pte_chain",
+		RSIM_ANON_PTE_CHAIN, "pte_chain"),
+	PT_RMAP("rmap-test", RSIM_GEN_RMAP_TEST, RSIM_FILE_LIST, "list",
+		RSIM_ANON_VMA, "anon_vma"),
+	PT_RMAP("rmap-test", RSIM_GEN_RMAP_TEST, RSIM_FILE_PRIO, "prio",
+		RSIM_ANON_MM, "anonmm"),
+	PT_RMAP("rmap-test", RSIM_GEN_RMAP_TEST, RSIM_FILE_PRIO, "prio",
+		RSIM_ANON_VMA_CHAIN, "anon_vma_chain"),
+	/* test-mmap: every anon scheme, file pages under pte_chain and prio */
+	PT_RMAP("test-mmap2", RSIM_GEN_TEST_MMAP2, RSIM_FILE_PTE_CHAIN, "pte_chain",
+		RSIM_ANON_PTE_CHAIN, "pte_chain"),
+	PT_RMAP("test-mmap2", RSIM_GEN_TEST_MMAP2, RSIM_FILE_PRIO, "prio",
+		RSIM_ANON_VMA, "anon_vma"),
+	PT_RMAP("test-mmap2", RSIM_GEN_TEST_MMAP2, RSIM_FILE_PTE_CHAIN, "pte_chain",
+		RSIM_ANON_MM, "anonmm"),
+	PT_RMAP("test-mmap2", RSIM_GEN_TEST_MMAP2, RSIM_FILE_PRIO, "prio",
+		RSIM_ANON_VMA_CHAIN, "anon_vma_chain"),
 	PT_RMAP("test-mmap3", RSIM_GEN_TEST_MMAP3, RSIM_FILE_PRIO, "prio",
 		RSIM_ANON_VMA_CHAIN, "anon_vma_chain"),
 	PT_RMAP("test-mmap3", RSIM_GEN_TEST_MMAP3, RSIM_FILE_PTE_CHAIN,
 		"pte_chain", RSIM_ANON_MM, "anonmm"),
-	PT_RMAP_ALL("avc-fork-chain", RSIM_GEN_AVC_FORK_CHAIN),
-	PT_RMAP_ALL("fork-exec-mix", RSIM_GEN_FORK_EXEC_MIX),
-	PT_RMAP_ALL("random", RSIM_GEN_RANDOM),
+	/* every file and anon scheme */
+	PT_RMAP("avc-fork-chain", RSIM_GEN_AVC_FORK_CHAIN, RSIM_FILE_PTE_CHAIN, "pte_chain",
+		RSIM_ANON_PTE_CHAIN, "pte_chain"),
+	PT_RMAP("avc-fork-chain", RSIM_GEN_AVC_FORK_CHAIN, RSIM_FILE_LIST, "list",
+		RSIM_ANON_VMA, "anon_vma"),
+	PT_RMAP("avc-fork-chain", RSIM_GEN_AVC_FORK_CHAIN, RSIM_FILE_PRIO, "prio",
+		RSIM_ANON_MM, "anonmm"),
+	PT_RMAP("avc-fork-chain", RSIM_GEN_AVC_FORK_CHAIN, RSIM_FILE_PRIO, "prio",
+		RSIM_ANON_VMA_CHAIN, "anon_vma_chain"),
+	/* every file and anon scheme */
+	PT_RMAP("fork-exec-mix", RSIM_GEN_FORK_EXEC_MIX, RSIM_FILE_PTE_CHAIN, "pte_chain",
+		RSIM_ANON_PTE_CHAIN, "pte_chain"),
+	PT_RMAP("fork-exec-mix", RSIM_GEN_FORK_EXEC_MIX, RSIM_FILE_LIST, "list",
+		RSIM_ANON_VMA, "anon_vma"),
+	PT_RMAP("fork-exec-mix", RSIM_GEN_FORK_EXEC_MIX, RSIM_FILE_PRIO, "prio",
+		RSIM_ANON_MM, "anonmm"),
+	PT_RMAP("fork-exec-mix", RSIM_GEN_FORK_EXEC_MIX, RSIM_FILE_PRIO, "prio",
+		RSIM_ANON_VMA_CHAIN, "anon_vma_chain"),
+	/* every file and anon scheme */
+	PT_RMAP("random", RSIM_GEN_RANDOM, RSIM_FILE_PTE_CHAIN, "pte_chain",
+		RSIM_ANON_PTE_CHAIN, "pte_chain"),
+	PT_RMAP("random", RSIM_GEN_RANDOM, RSIM_FILE_LIST, "list",
+		RSIM_ANON_VMA, "anon_vma"),
+	PT_RMAP("random", RSIM_GEN_RANDOM, RSIM_FILE_PRIO, "prio",
+		RSIM_ANON_MM, "anonmm"),
+	PT_RMAP("random", RSIM_GEN_RANDOM, RSIM_FILE_PRIO, "prio",
+		RSIM_ANON_VMA_CHAIN, "anon_vma_chain"),
 };
 
 struct pt_rmap_run {
@@ -210,9 +228,6 @@ const char *pt_rmap_name(unsigned int index)
  *
  * Cost: the workload's ops times rsim_apply(), plus a verification
  * (O(pages * walk + ptes)) every PT_RMAP_VERIFY_EVERY ops.
- *
- * Example:
- *	ret = pt_rmap_run(index - ARRAY_SIZE(pt_scenarios), result);
  *
  * Return: 0, -EINVAL, -ENOMEM or -EUCLEAN, with @res->why filled in.
  */

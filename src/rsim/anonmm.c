@@ -25,9 +25,6 @@
  * O(1).
  *
  * Return: 0 or -ENOMEM.
- *
- * Example:
- *	err = rsim_anonmm_new(sim, child, parent);
  */
 static int rsim_anonmm_new(struct rsim *sim, struct rsim_mm *mm,
 			   struct rsim_mm *parent)
@@ -64,9 +61,6 @@ static int rsim_anonmm_new(struct rsim *sim, struct rsim_mm *mm,
  * @mm: an mm whose ptes are all gone, so no page points at its anonmm
  *
  * O(1).  The bundle outlives its leader: it goes with its last mm.
- *
- * Example:
- *	rsim_anonmm_exit(sim, mm);
  */
 static void rsim_anonmm_exit(struct rsim *sim, struct rsim_mm *mm)
 {
@@ -96,10 +90,6 @@ static void rsim_anonmm_exit(struct rsim *sim, struct rsim_mm *mm)
  * would dangle once that mm exits.  If it was @mm's, look through the
  * bundle for another mm that maps the page at page->index.
  * O(mms in the bundle), counted as rmap updates of the current op.
- *
- * Example:
- *	if (page->mapcount)
- *		rsim_anonmm_hand_on(sim, page, mm);
  */
 static void rsim_anonmm_hand_on(struct rsim *sim, struct rsim_page *page,
 				struct rsim_mm *mm)

@@ -140,8 +140,11 @@ static int rsim_prio_range(struct rsim *sim, struct prio_tree_root *root,
 	return visited;
 }
 
-/* invalidate_mmap_range()'s query: O(log n + m) per tree. */
-static int rsim_prio_for_each_vma(struct rsim *sim, struct rsim_file *file,
+/*
+ * The query of invalidate_mmap_range(), O(log n + m) per tree.  (Not
+ * named *_for_each_*: checkpatch reads that as a loop macro.)
+ */
+static int rsim_prio_range_vmas(struct rsim *sim, struct rsim_file *file,
 				  unsigned long first, unsigned long last,
 				  rsim_vma_range_fn fn)
 {
@@ -174,6 +177,6 @@ const struct rsim_file_ops rsim_prio_file_ops = {
 	.link_fork	= rsim_prio_link_fork,
 	.unlink_vma	= rsim_prio_unlink_vma,
 	.modify_vma	= rsim_prio_modify_vma,
-	.for_each_vma	= rsim_prio_for_each_vma,
+	.for_each_vma	= rsim_prio_range_vmas,
 	.check		= rsim_prio_check,
 };

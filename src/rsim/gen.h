@@ -52,11 +52,6 @@ struct rsim_gen_rng {
  * @seed: any value
  *
  * Cost: O(1).
- *
- * Example:
- *	struct rsim_gen_rng rng;
- *
- *	rsim_gen_rng_seed(&rng, 1);
  */
 void rsim_gen_rng_seed(struct rsim_gen_rng *rng, u64 seed);
 
@@ -67,9 +62,6 @@ void rsim_gen_rng_seed(struct rsim_gen_rng *rng, u64 seed);
  * Cost: O(1).
  *
  * Return: the next value of the sequence.
- *
- * Example:
- *	u64 bits = rsim_gen_rng_next(&rng);
  */
 u64 rsim_gen_rng_next(struct rsim_gen_rng *rng);
 
@@ -81,9 +73,6 @@ u64 rsim_gen_rng_next(struct rsim_gen_rng *rng);
  * Cost: O(1).
  *
  * Return: the next value of the sequence modulo @bound.
- *
- * Example:
- *	unsigned long pid = 1 + rsim_gen_rng_below(&rng, nr_tasks);
  */
 unsigned long rsim_gen_rng_below(struct rsim_gen_rng *rng,
 				 unsigned long bound);
@@ -147,11 +136,6 @@ struct rsim_gen_params {
  * Cost: O(1).
  *
  * Return: "rmap-test", "test-mmap2", ...; NULL for a kind out of range.
- *
- * Example:
- *	for (kind = 0; kind < RSIM_NR_GEN_KINDS; kind++)
- *		if (!strcmp(arg, rsim_gen_kind_name(kind)))
- *			break;
  */
 const char *rsim_gen_kind_name(enum rsim_gen_kind kind);
 
@@ -163,12 +147,6 @@ const char *rsim_gen_kind_name(enum rsim_gen_kind kind);
  * The defaults are the seeds' sizes where they fit a simulation that runs
  * in seconds (test-mmap2/3 exactly; rmap-test and the rest scaled down,
  * see docs/scenario-format.md).  Cost: O(1).
- *
- * Example:
- *	struct rsim_gen_params p;
- *
- *	rsim_gen_defaults(&p, RSIM_GEN_TEST_MMAP2);
- *	p.tasks = 3;			(three forks instead of five)
  */
 void rsim_gen_defaults(struct rsim_gen_params *params,
 		       enum rsim_gen_kind kind);
@@ -182,10 +160,6 @@ void rsim_gen_defaults(struct rsim_gen_params *params,
  * generator's fixed-size state.  Cost: O(1).
  *
  * Return: 0, or -EINVAL.
- *
- * Example:
- *	if (rsim_gen_check(&p, &why))
- *		pr_err("bad parameters: %s\n", why);
  */
 int rsim_gen_check(const struct rsim_gen_params *params, const char **why);
 
@@ -199,12 +173,6 @@ int rsim_gen_check(const struct rsim_gen_params *params, const char **why);
  * seed, for kinds that draw random numbers), so two different scenarios
  * never print the same PT-DIGEST name.  Truncated to fit @size.
  * Cost: O(@size).
- *
- * Example:
- *	char name[96];
- *
- *	rsim_gen_name(&p, name, sizeof(name));
- *	(name is now "test-mmap2-s2000-t5-V1")
  */
 void rsim_gen_name(const struct rsim_gen_params *params, char *buf,
 		   unsigned long size);
@@ -228,18 +196,6 @@ typedef int (*rsim_gen_emit_t)(void *ctx, const struct rsim_op *op);
  * Cost: O(ops emitted); random: O(ops * cost of rsim_apply()).
  *
  * Return: 0, -EINVAL for bad @params, -ENOMEM, or what @emit returned.
- *
- * Example:
- *	static int count_op(void *ctx, const struct rsim_op *op)
- *	{
- *		(*(unsigned long *)ctx)++;
- *		return 0;
- *	}
- *
- *	unsigned long nr = 0;
- *
- *	rsim_gen_defaults(&p, RSIM_GEN_AVC_FORK_CHAIN);
- *	rsim_gen_run(&p, count_op, &nr);
  */
 int rsim_gen_run(const struct rsim_gen_params *params, rsim_gen_emit_t emit,
 		 void *ctx);

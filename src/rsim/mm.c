@@ -7,6 +7,7 @@
  *  - mms and files by id;
  *  - page tables: three levels of 512 entries, allocated on demand;
  *  - pages: allocation and freeing (the rmap of a page is rmap.c's);
+ *  - the page cache: every file's pages, hashed on (file, index);
  *  - walk visits: what a scheme's walk calls for each pte it examines;
  *  - vmas: allocation and the per-mm address index (find_vma);
  *  - the i_mmap lists, which every file scheme but prio keeps, as the
@@ -28,9 +29,6 @@
  *
  * Walk results are summed, so the hash of a set does not depend on the
  * order a scheme finds its members in.  O(1).
- *
- * Example:
- *	walk->hash += rsim_mapping_hash(mm->pid, vpn);
  */
 u64 rsim_mapping_hash(unsigned long pid, unsigned long vpn)
 {
@@ -46,9 +44,6 @@ u64 rsim_mapping_hash(unsigned long pid, unsigned long vpn)
  * @pid: the process id
  *
  * O(1) expected: one bucket of the pid hash.  Return: the mm or NULL.
- *
- * Example:
- *	mm = rsim_mm_find(sim, op->args[0]);
  */
 struct rsim_mm *rsim_mm_find(struct rsim *sim, unsigned long pid)
 {
@@ -66,9 +61,6 @@ struct rsim_mm *rsim_mm_find(struct rsim *sim, unsigned long pid)
  * @id: the file id
  *
  * O(1) expected: one bucket of the file hash.  Return: the file or NULL.
- *
- * Example:
- *	file = rsim_file_find(sim, op->args[4]);
  */
 struct rsim_file *rsim_file_find(struct rsim *sim, unsigned long id)
 {
@@ -91,11 +83,6 @@ struct rsim_file *rsim_file_find(struct rsim *sim, unsigned long id)
  *
  * O(1): three array lookups.  Return: the pte (present or not), or NULL
  * when no table covers @vpn.
- *
- * Example:
- *	pte = rsim_pte_lookup(mm, vpn);
- *	if (pte && pte->page == page)
- *		...
  */
 struct rsim_pte *rsim_pte_lookup(struct rsim_mm *mm, unsigned long vpn)
 {
@@ -123,11 +110,6 @@ struct rsim_pte *rsim_pte_lookup(struct rsim_mm *mm, unsigned long vpn)
  * A table once made stays until rsim_free_page_tables().
  *
  * Return: the pte, or NULL when out of memory.
- *
- * Example:
- *	pte = rsim_pte_alloc(mm, vpn);
- *	if (!pte)
- *		return -ENOMEM;
  */
 struct rsim_pte *rsim_pte_alloc(struct rsim_mm *mm, unsigned long vpn)
 {
@@ -163,11 +145,6 @@ struct rsim_pte *rsim_pte_alloc(struct rsim_mm *mm, unsigned long vpn)
  *
  * Skips missing tables whole, so a scan costs O(tables + ptes) of the
  * range, not O(range).  Return: the pte, or NULL when there is none.
- *
- * Example:
- *	for (pte = rsim_next_pte(mm, &vpn, end); pte;
- *	     vpn++, pte = rsim_next_pte(mm, &vpn, end))
- *		...
  */
 struct rsim_pte *rsim_next_pte(struct rsim_mm *mm, unsigned long *vpn,
 			       unsigned long end)
@@ -203,9 +180,6 @@ struct rsim_pte *rsim_next_pte(struct rsim_mm *mm, unsigned long *vpn,
  * @mm: an mm with no present pte left
  *
  * O(RSIM_PT_ENTRIES^2) at most.
- *
- * Example:
- *	rsim_free_page_tables(mm);
  */
 void rsim_free_page_tables(struct rsim_mm *mm)
 {
@@ -229,9 +203,6 @@ void rsim_free_page_tables(struct rsim_mm *mm)
  *
  * O(1).  The page is neither file nor anonymous yet: the caller sets
  * its mapping and index.  Return: the page, or NULL when out of memory.
- *
- * Example:
- *	page = rsim_page_alloc(sim);
  */
 struct rsim_page *rsim_page_alloc(struct rsim *sim)
 {
@@ -253,9 +224,6 @@ struct rsim_page *rsim_page_alloc(struct rsim *sim)
  *
  * O(1).  BUG()s if a pte still maps the page or a pte chain is left
  * (that would be leaked memory and a stale walk).
- *
- * Example:
- *	rsim_page_free(sim, page);
  */
 void rsim_page_free(struct rsim *sim, struct rsim_page *page)
 {
@@ -268,6 +236,125 @@ void rsim_page_free(struct rsim *sim, struct rsim_page *page)
 	sim->cost.pages--;
 }
 
+/* ---- the page cache ------------------------------------------------------ */
+
+/*
+ * One hash table for the page cache of every file, as the 2.6 kernels
+ * before the radix tree kept page_hash_table: memory in proportion to
+ * the pages cached, never to a file's size or its largest offset.
+ */
+#define RSIM_CACHE_MIN_BUCKETS	64UL
+
+static unsigned long rsim_cache_bucket(const struct rsim *sim,
+				       const struct rsim_file *file,
+				       unsigned long index)
+{
+	return rsim_mix64(rsim_mix64(file->id) + index) &
+	       (sim->cache_buckets - 1);
+}
+
+/*
+ * Double the table once it holds as many pages as chains.  Only a table
+ * that does not exist yet is a must: without the larger one the chains
+ * just grow longer, so a failed growth is not an error.
+ */
+static int rsim_cache_grow(struct rsim *sim)
+{
+	unsigned long nr = max(RSIM_CACHE_MIN_BUCKETS, 2 * sim->cache_buckets);
+	struct rsim_page **old = sim->cache_hash, **table, *page;
+	unsigned long i, b, old_nr = sim->cache_buckets;
+
+	if (sim->nr_cached < sim->cache_buckets)
+		return 0;
+	table = kcalloc(nr, sizeof(*table), GFP_KERNEL);
+	if (!table)
+		return old ? 0 : -ENOMEM;
+	sim->cache_hash = table;
+	sim->cache_buckets = nr;
+	for (i = 0; i < old_nr; i++) {
+		while ((page = old[i])) {
+			b = rsim_cache_bucket(sim, page->mapping, page->index);
+			old[i] = page->cache_next;
+			page->cache_next = table[b];
+			table[b] = page;
+		}
+	}
+	kfree(old);
+	return 0;
+}
+
+/**
+ * rsim_cache_find - find_get_page(): the page of @file at @index
+ * @sim: the simulation
+ * @file: the file
+ * @index: the offset in pages
+ *
+ * O(1) expected: one chain of the page cache hash.  Return: the page,
+ * or NULL when it is not cached.
+ */
+struct rsim_page *rsim_cache_find(struct rsim *sim, struct rsim_file *file,
+				  unsigned long index)
+{
+	struct rsim_page *page;
+
+	if (!sim->cache_buckets)
+		return NULL;
+	page = sim->cache_hash[rsim_cache_bucket(sim, file, index)];
+	for (; page; page = page->cache_next)
+		if (page->mapping == file && page->index == index)
+			return page;
+	return NULL;
+}
+
+/**
+ * rsim_cache_add - add_to_page_cache(): @page becomes @file's at @index
+ * @sim: the simulation
+ * @file: the file
+ * @page: a new page, neither file nor anonymous yet
+ * @index: an offset in pages that @file does not cache yet
+ *
+ * Sets page->mapping and ->index.  O(1) amortised: the table doubles
+ * now and then.  Return: 0, or -ENOMEM with nothing changed.
+ */
+int rsim_cache_add(struct rsim *sim, struct rsim_file *file,
+		   struct rsim_page *page, unsigned long index)
+{
+	struct rsim_page **head;
+
+	if (rsim_cache_grow(sim))
+		return -ENOMEM;
+	page->mapping = file;
+	page->index = index;
+	head = &sim->cache_hash[rsim_cache_bucket(sim, file, index)];
+	page->cache_next = *head;
+	*head = page;
+	list_add_tail(&page->cache_list, &file->pages);
+	sim->nr_cached++;
+	return 0;
+}
+
+/**
+ * rsim_cache_remove - take a file page out of its page cache
+ * @sim: the simulation
+ * @page: a page rsim_cache_add() added
+ *
+ * O(1) expected: its chain is walked to unlink it.  The page keeps its
+ * mapping and index; the caller frees it.
+ */
+void rsim_cache_remove(struct rsim *sim, struct rsim_page *page)
+{
+	struct rsim_page **link;
+
+	link = &sim->cache_hash[rsim_cache_bucket(sim, page->mapping,
+						  page->index)];
+	while (*link != page)
+		link = &(*link)->cache_next;
+	*link = page->cache_next;
+	page->cache_next = NULL;
+	list_del(&page->cache_list);
+	sim->nr_cached--;
+}
+
 /* ---- walk visits --------------------------------------------------------- */
 
 /**
@@ -278,9 +365,6 @@ void rsim_page_free(struct rsim *sim, struct rsim_page *page)
  *
  * O(1).  Counts one pte examined; if it maps the page, counts it found,
  * adds it to the walk's set and calls walk->found.
- *
- * Example:
- *	rsim_walk_visit(walk, v->mm, rsim_vma_start(v) + off);
  */
 void rsim_walk_visit(struct rsim_walk *walk, struct rsim_mm *mm,
 		     unsigned long vpn)
@@ -306,10 +390,6 @@ void rsim_walk_visit(struct rsim_walk *walk, struct rsim_mm *mm,
  *
  * O(1).  Counts the vma; at most one of its ptes can map the page, the
  * one at the page's index, and only if the index falls inside @v.
- *
- * Example:
- *	list_for_each_entry(v, &av->head, anon_vma_node)
- *		rsim_walk_vma(walk, v);
  */
 void rsim_walk_vma(struct rsim_walk *walk, struct rsim_vma *v)
 {
@@ -332,9 +412,6 @@ void rsim_walk_vma(struct rsim_walk *walk, struct rsim_vma *v)
  *
  * O(log n): a stabbing query of the mm's address prio tree, whose
  * intervals never overlap.  Return: the vma or NULL.
- *
- * Example:
- *	v = rsim_find_vma(mm, vpn);
  */
 struct rsim_vma *rsim_find_vma(struct rsim_mm *mm, unsigned long vpn)
 {
@@ -352,10 +429,6 @@ struct rsim_vma *rsim_find_vma(struct rsim_mm *mm, unsigned long vpn)
  * @end: page after the last, above @start
  *
  * O(log n).  Return: a vma or NULL.
- *
- * Example:
- *	while ((v = rsim_find_overlap(mm, start, end)))
- *		...
  */
 struct rsim_vma *rsim_find_overlap(struct rsim_mm *mm, unsigned long start,
 				   unsigned long end)
@@ -372,9 +445,6 @@ struct rsim_vma *rsim_find_overlap(struct rsim_mm *mm, unsigned long start,
  * @v: a vma whose range is set and overlaps no vma of its mm
  *
  * O(log n).  BUG()s on an overlap, which the ops never allow.
- *
- * Example:
- *	rsim_addr_index_insert(v);
  */
 void rsim_addr_index_insert(struct rsim_vma *v)
 {
@@ -396,9 +466,6 @@ void rsim_addr_index_insert(struct rsim_vma *v)
  * @file: its file, or NULL for anonymous memory
  *
  * O(1).  Return: the vma, or NULL when out of memory.
- *
- * Example:
- *	v = rsim_vma_alloc(mm, addr, addr + npages, pgoff, flags, file);
  */
 struct rsim_vma *rsim_vma_alloc(struct rsim_mm *mm, unsigned long start,
 				unsigned long end, unsigned long pgoff,
@@ -431,9 +498,6 @@ struct rsim_vma *rsim_vma_alloc(struct rsim_mm *mm, unsigned long start,
  *
  * O(1).  Only the fields: the caller has taken @v out of whatever is
  * ordered by them (the address index; a prio tree of i_mmap).
- *
- * Example:
- *	rsim_vma_set_bounds(v, start, end, pgoff);
  */
 void rsim_vma_set_bounds(struct rsim_vma *v, unsigned long start,
 			 unsigned long end, unsigned long pgoff)
@@ -458,9 +522,6 @@ static struct list_head *rsim_i_mmap_list(struct rsim_vma *v)
  *
  * O(1): at the tail, as __vma_link_file() did.  Costs one list_head of
  * rmap metadata.
- *
- * Example:
- *	rsim_i_mmap_list_link(sim, v);
  */
 void rsim_i_mmap_list_link(struct rsim *sim, struct rsim_vma *v)
 {
@@ -475,9 +536,6 @@ void rsim_i_mmap_list_link(struct rsim *sim, struct rsim_vma *v)
  * @parent: the vma it copies, on the list
  *
  * O(1), as dup_mmap() does.
- *
- * Example:
- *	rsim_i_mmap_list_link_fork(sim, child, parent);
  */
 void rsim_i_mmap_list_link_fork(struct rsim *sim, struct rsim_vma *child,
 				struct rsim_vma *parent)
@@ -492,9 +550,6 @@ void rsim_i_mmap_list_link_fork(struct rsim *sim, struct rsim_vma *child,
  * @v: a file vma on the list
  *
  * O(1).
- *
- * Example:
- *	rsim_i_mmap_list_unlink(sim, v);
  */
 void rsim_i_mmap_list_unlink(struct rsim *sim, struct rsim_vma *v)
 {
@@ -531,9 +586,6 @@ static int rsim_i_mmap_list_range(struct rsim *sim, struct list_head *l,
  * O(vmas of the file): every vma is read, private ones first.
  *
  * Return: the number of vmas visited.
- *
- * Example:
- *	rsim_i_mmap_list_for_each(sim, file, new_size, file->size - 1, zap);
  */
 int rsim_i_mmap_list_for_each(struct rsim *sim, struct rsim_file *file,
 			      unsigned long first, unsigned long last,
@@ -555,9 +607,6 @@ int rsim_i_mmap_list_for_each(struct rsim *sim, struct rsim_file *file,
  * @sim: the simulation
  *
  * O(1).  Return: the anon_vma, or NULL when out of memory.
- *
- * Example:
- *	av = rsim_anon_vma_alloc(sim);
  */
 struct rsim_anon_vma *rsim_anon_vma_alloc(struct rsim *sim)
 {
@@ -578,9 +627,6 @@ struct rsim_anon_vma *rsim_anon_vma_alloc(struct rsim *sim)
  *
  * O(1).  A page can point at @av only while a vma on it maps the page,
  * so an empty anon_vma has no page left.
- *
- * Example:
- *	rsim_anon_vma_put(sim, av);
  */
 void rsim_anon_vma_put(struct rsim *sim, struct rsim_anon_vma *av)
 {
@@ -598,9 +644,6 @@ void rsim_anon_vma_put(struct rsim *sim, struct rsim_anon_vma *av)
  * two can still merge later.  O(log vmas).
  *
  * Return: the lower neighbour's anon_vma, else the upper's, else NULL.
- *
- * Example:
- *	av = rsim_anon_vma_neighbour(v);
  */
 struct rsim_anon_vma *rsim_anon_vma_neighbour(struct rsim_vma *v)
 {
@@ -629,9 +672,6 @@ struct rsim_anon_vma *rsim_anon_vma_neighbour(struct rsim_vma *v)
  * Not with two different anon_vmas (which pages would the merged vma's
  * index belong to?) nor with a vm_pgoff that is not linear across the
  * two, which page->index relies on.  O(1).
- *
- * Example:
- *	.mergeable = rsim_anon_vma_mergeable,
  */
 bool rsim_anon_vma_mergeable(const struct rsim_vma *prev,
 			     const struct rsim_vma *next)
@@ -650,9 +690,6 @@ bool rsim_anon_vma_mergeable(const struct rsim_vma *prev,
  *
  * page->mapping is @v's anon_vma and page->index linear in vma units,
  * which split and mremap keep valid.  O(1).
- *
- * Example:
- *	.set_page = rsim_anon_vma_set_page,
  */
 void rsim_anon_vma_set_page(struct rsim_page *page, struct rsim_vma *v,
 			    unsigned long vpn)
@@ -670,9 +707,6 @@ void rsim_anon_vma_set_page(struct rsim_page *page, struct rsim_vma *v,
  *
  * O(1).  Return: whether the index leads a walk of @v to @vpn and @v
  * has an anon_vma at all.
- *
- * Example:
- *	.page_ok = rsim_anon_vma_page_ok,
  */
 bool rsim_anon_vma_page_ok(const struct rsim_page *page,
 			   const struct rsim_vma *v, unsigned long vpn,

@@ -5,6 +5,8 @@
  * Nothing here depends on a simulation.
  */
 
+#include <linux/string.h>
+
 #include "rsim_internal.h"
 
 /*
@@ -52,23 +54,11 @@ static const struct rsim_op_desc rsim_op_descs[RSIM_NR_OPS] = {
 	[RSIM_OP_WALK_ADDR]	= { "walk", 2, { "pid", "addr" } },
 };
 
-static bool rsim_streq(const char *a, const char *b)
-{
-	while (*a && *a == *b) {
-		a++;
-		b++;
-	}
-	return *a == *b;
-}
-
 /**
  * rsim_file_scheme_name - printable name of a file page scheme
  * @scheme: the scheme
  *
  * O(1).  Return: "pte_chain", "list" or "prio"; "?" when out of range.
- *
- * Example:
- *	pr_info("file=%s\n", rsim_file_scheme_name(RSIM_FILE_PRIO));
  */
 const char *rsim_file_scheme_name(enum rsim_file_scheme scheme)
 {
@@ -83,9 +73,6 @@ const char *rsim_file_scheme_name(enum rsim_file_scheme scheme)
  *
  * O(1).  Return: "pte_chain", "anon_vma", "anonmm" or "anon_vma_chain";
  * "?" when out of range.
- *
- * Example:
- *	pr_info("anon=%s\n", rsim_anon_scheme_name(RSIM_ANON_MM));
  */
 const char *rsim_anon_scheme_name(enum rsim_anon_scheme scheme)
 {
@@ -99,16 +86,13 @@ const char *rsim_anon_scheme_name(enum rsim_anon_scheme scheme)
  * @name: "pte_chain", "list" or "prio"
  *
  * O(1).  Return: the scheme, or -EINVAL.
- *
- * Example:
- *	int scheme = rsim_file_scheme_parse("prio");
  */
 int rsim_file_scheme_parse(const char *name)
 {
 	int i;
 
 	for (i = 0; i < RSIM_NR_FILE_SCHEMES; i++)
-		if (rsim_streq(name, rsim_file_schemes[i]->name))
+		if (!strcmp(name, rsim_file_schemes[i]->name))
 			return i;
 	return -EINVAL;
 }
@@ -118,16 +102,13 @@ int rsim_file_scheme_parse(const char *name)
  * @name: "pte_chain", "anon_vma", "anonmm" or "anon_vma_chain"
  *
  * O(1).  Return: the scheme, or -EINVAL.
- *
- * Example:
- *	int scheme = rsim_anon_scheme_parse("anonmm");
  */
 int rsim_anon_scheme_parse(const char *name)
 {
 	int i;
 
 	for (i = 0; i < RSIM_NR_ANON_SCHEMES; i++)
-		if (rsim_streq(name, rsim_anon_schemes[i]->name))
+		if (!strcmp(name, rsim_anon_schemes[i]->name))
 			return i;
 	return -EINVAL;
 }
@@ -137,9 +118,6 @@ int rsim_anon_scheme_parse(const char *name)
  * @kind: the kind
  *
  * O(1).  Return: the description, or NULL when @kind is out of range.
- *
- * Example:
- *	const struct rsim_op_desc *d = rsim_op_desc(RSIM_OP_FORK);
  */
 const struct rsim_op_desc *rsim_op_desc(enum rsim_op_kind kind)
 {
@@ -153,16 +131,13 @@ const struct rsim_op_desc *rsim_op_desc(enum rsim_op_kind kind)
  * @name: e.g. "mremap-move"
  *
  * O(RSIM_NR_OPS).  Return: the kind, or -EINVAL.
- *
- * Example:
- *	int kind = rsim_op_parse("fork");
  */
 int rsim_op_parse(const char *name)
 {
 	int i;
 
 	for (i = 0; i < RSIM_NR_OPS; i++)
-		if (rsim_streq(name, rsim_op_descs[i].name))
+		if (!strcmp(name, rsim_op_descs[i].name))
 			return i;
 	return -EINVAL;
 }

@@ -27,6 +27,17 @@ static bool rsim_range_ok(unsigned long addr, unsigned long npages)
 	       npages <= RSIM_TASK_PAGES - addr;
 }
 
+/*
+ * mprotect() over a hole and mremap() with no room to grow refuse the op
+ * with -ENOMEM, as the kernel's do.  Mark it a refusal, so that
+ * rsim_apply() does not take it for an allocation failure.
+ */
+static int rsim_refuse_enomem(struct rsim *sim)
+{
+	sim->refused = true;
+	return -ENOMEM;
+}
+
 static int rsim_op_file_create(struct rsim *sim, unsigned long id,
 			       unsigned long npages)
 {
@@ -45,6 +56,7 @@ static int rsim_op_file_create(struct rsim *sim, unsigned long id,
 	INIT_RAW_PRIO_TREE_ROOT(&file->i_mmap_shared);
 	INIT_LIST_HEAD(&file->i_mmap_list);
 	INIT_LIST_HEAD(&file->i_mmap_shared_list);
+	INIT_LIST_HEAD(&file->pages);
 	list_add_tail(&file->hash, &sim->file_hash[rsim_bucket(id)]);
 	list_add_tail(&file->all, &sim->files);
 	return 0;
@@ -251,7 +263,7 @@ static int rsim_op_mprotect(struct rsim *sim, const struct rsim_op *op)
 	    (prot & ~(RSIM_PROT_READ | RSIM_PROT_WRITE)))
 		return -EINVAL;
 	if (rsim_mapped_pages(mm, addr, end) != npages)
-		return -ENOMEM;
+		return rsim_refuse_enomem(sim);
 	sim->op_cost = &sim->misc;
 	if (rsim_split_at(sim, mm, addr, end)) {
 		sim->broken = true;
@@ -317,7 +329,7 @@ static int rsim_op_mremap_resize(struct rsim *sim, const struct rsim_op *op)
 	if (new > old) {
 		if (rsim_vma_end(last) != addr + old ||
 		    rsim_find_overlap(mm, addr + old, addr + new))
-			return -ENOMEM;
+			return rsim_refuse_enomem(sim);
 		if (last->file &&
 		    new - old > RSIM_FILE_MAX_PAGES - last->vma.vm_pgoff -
 				rsim_vma_pages(last))
@@ -475,47 +487,21 @@ static struct rsim_page *rsim_new_anon_page(struct rsim *sim,
 	return page;
 }
 
-/*
- * Make the page cache array cover @pgoff (< file->size).  It grows by
- * doubling, up to the file size, so a large sparse file costs only what
- * was faulted in.  0 or -ENOMEM.
- */
-static int rsim_file_cache_cover(struct rsim_file *file, unsigned long pgoff)
-{
-	unsigned long nr = max(16UL, 2 * file->nr_slots), i;
-	struct rsim_page **cache;
-
-	if (pgoff < file->nr_slots)
-		return 0;
-	nr = min(max(nr, pgoff + 1), file->size);
-	cache = kcalloc(nr, sizeof(*cache), GFP_KERNEL);
-	if (!cache)
-		return -ENOMEM;
-	for (i = 0; i < file->nr_slots; i++)
-		cache[i] = file->cache[i];
-	kfree(file->cache);
-	file->cache = cache;
-	file->nr_slots = nr;
-	return 0;
-}
-
 static struct rsim_page *rsim_file_get_page(struct rsim *sim,
 					    struct rsim_file *file,
 					    unsigned long pgoff)
 {
-	struct rsim_page *page;
+	struct rsim_page *page = rsim_cache_find(sim, file, pgoff);
 
-	if (rsim_file_cache_cover(file, pgoff))
-		return NULL;
-	page = file->cache[pgoff];
 	if (page)
 		return page;
 	page = rsim_page_alloc(sim);
 	if (!page)
 		return NULL;
-	page->mapping = file;
-	page->index = pgoff;
-	file->cache[pgoff] = page;
+	if (rsim_cache_add(sim, file, page, pgoff)) {
+		rsim_page_free(sim, page);
+		return NULL;
+	}
 	return page;
 }
 
@@ -604,8 +590,7 @@ static int rsim_op_truncate(struct rsim *sim, unsigned long id,
 			    unsigned long npages)
 {
 	struct rsim_file *file = rsim_file_find(sim, id);
-	struct rsim_page *page;
-	unsigned long i;
+	struct rsim_page *page, *tmp;
 
 	if (!file)
 		return -EBADF;
@@ -618,11 +603,17 @@ static int rsim_op_truncate(struct rsim *sim, unsigned long id,
 			sim->file_ops->for_each_vma(sim, file, npages,
 						    file->size - 1,
 						    rsim_truncate_vma);
-		for (i = npages; i < min(file->size, file->nr_slots); i++) {
-			page = file->cache[i];
-			if (!page)
+		/*
+		 * The file's own list, not offsets npages..size: O(pages
+		 * cached), whatever the size.  The order of freeing is
+		 * not seen (no digest, no counter but cost.pages), so
+		 * the list's order serves as well as index order.
+		 */
+		list_for_each_entry_safe(page, tmp, &file->pages,
+					 cache_list) {
+			if (page->index < npages)
 				continue;
-			file->cache[i] = NULL;
+			rsim_cache_remove(sim, page);
 			rsim_page_free(sim, page);
 		}
 	}
@@ -655,8 +646,8 @@ static int rsim_op_page(struct rsim *sim, const struct rsim_op *op)
 		file = rsim_file_find(sim, op->args[0]);
 		if (!file)
 			return -EBADF;
-		if (op->args[1] < min(file->size, file->nr_slots))
-			page = file->cache[op->args[1]];
+		if (op->args[1] < file->size)
+			page = rsim_cache_find(sim, file, op->args[1]);
 	} else {
 		mm = rsim_mm_find(sim, op->args[0]);
 		if (!mm)
@@ -679,33 +670,11 @@ static int rsim_op_page(struct rsim *sim, const struct rsim_op *op)
 	return 0;
 }
 
-/**
- * rsim_apply - run one operation
- * @sim: the simulation
- * @op: the operation, see enum rsim_op_kind for the arguments
- *
- * Cost: that of the op under the schemes (a fork is O(vmas + ptes), a
- * reclaim one or two rmap walks, ...).
- *
- * Return: 0; a negative errno when @op is invalid in the current state
- * (-ESRCH unknown pid, -EBADF unknown file, -EEXIST id taken, -EFAULT no
- * vma or no access, -ENOMEM unmapped range or no room, -EINVAL bad
- * argument), with the simulation unchanged; or -ENOMEM when memory ran
- * out, after which the simulation refuses every op with -ENOMEM.
- *
- * Example:
- *	struct rsim_op op = { RSIM_OP_FORK, { 1, 2 } };
- *
- *	if (rsim_apply(sim, &op))
- *		return -EINVAL;
- */
-int rsim_apply(struct rsim *sim, const struct rsim_op *op)
+/* The op's own function: rsim_apply() below. */
+static int rsim_do_apply(struct rsim *sim, const struct rsim_op *op)
 {
 	const unsigned long *a = op->args;
 
-	if (sim->broken)
-		return -ENOMEM;
-	sim->op_cost = &sim->misc;
 	switch (op->kind) {
 	case RSIM_OP_FILE_CREATE:
 		return rsim_op_file_create(sim, a[0], a[1]);
@@ -742,6 +711,47 @@ int rsim_apply(struct rsim *sim, const struct rsim_op *op)
 	}
 }
 
+/**
+ * rsim_apply - run one operation
+ * @sim: the simulation
+ * @op: the operation, see enum rsim_op_kind for the arguments
+ *
+ * Cost: that of the op under the schemes (a fork is O(vmas + ptes), a
+ * reclaim one or two rmap walks, ...).
+ *
+ * Return: 0; a negative errno when @op is invalid in the current state
+ * (-ESRCH unknown pid, -EBADF unknown file, -EEXIST id taken, -EFAULT no
+ * vma or no access, -ENOMEM unmapped range or no room, -EINVAL bad
+ * argument), with the simulation unchanged; or -ENOMEM when memory ran
+ * out, after which the simulation refuses every op with -ENOMEM.  Only
+ * the latter makes rsim_out_of_memory() true.
+ */
+int rsim_apply(struct rsim *sim, const struct rsim_op *op)
+{
+	int err;
+
+	if (sim->broken)
+		return -ENOMEM;
+	sim->op_cost = &sim->misc;
+	sim->refused = false;
+	err = rsim_do_apply(sim, op);
+	if (err == -ENOMEM && !sim->refused)
+		sim->out_of_memory = true;
+	return err;
+}
+
+/**
+ * rsim_out_of_memory - did an op fail because an allocation failed?
+ * @sim: the simulation
+ *
+ * Tells a real -ENOMEM from mprotect's and mremap's refusal of a range
+ * (also -ENOMEM, as in the kernel).  Once true, stays true.  O(1).
+ */
+bool rsim_out_of_memory(const struct rsim *sim)
+{
+	return sim->out_of_memory;
+}
+
 /* ---- lifecycle and accessors --------------------------------------------- */
 
 /**
@@ -751,9 +761,6 @@ int rsim_apply(struct rsim *sim, const struct rsim_op *op)
  *
  * O(RSIM_HASH_BUCKETS).  Return: the simulation, or NULL when out of
  * memory or a scheme is out of range.
- *
- * Example:
- *	struct rsim *sim = rsim_create(RSIM_FILE_PRIO, RSIM_ANON_VMA);
  */
 struct rsim *rsim_create(enum rsim_file_scheme file_scheme,
 			 enum rsim_anon_scheme anon_scheme)
@@ -785,16 +792,12 @@ struct rsim *rsim_create(enum rsim_file_scheme file_scheme,
  * @sim: the simulation, or NULL
  *
  * O(everything).  Works on a simulation broken by -ENOMEM too.
- *
- * Example:
- *	rsim_destroy(sim);
  */
 void rsim_destroy(struct rsim *sim)
 {
 	struct rsim_file *file, *ftmp;
 	struct rsim_page *page, *ptmp;
 	struct rsim_mm *mm, *mtmp;
-	unsigned long i;
 
 	if (!sim)
 		return;
@@ -802,10 +805,8 @@ void rsim_destroy(struct rsim *sim)
 	list_for_each_entry_safe(mm, mtmp, &sim->mms, all)
 		rsim_mm_free(sim, mm);
 	list_for_each_entry_safe(file, ftmp, &sim->files, all) {
-		for (i = 0; i < file->nr_slots; i++)
-			if (file->cache[i])
-				rsim_page_free(sim, file->cache[i]);
-		kfree(file->cache);
+		list_for_each_entry_safe(page, ptmp, &file->pages, cache_list)
+			rsim_page_free(sim, page);
 		list_del(&file->all);
 		kfree(file);
 	}
@@ -814,6 +815,7 @@ void rsim_destroy(struct rsim *sim)
 		list_del(&page->lru);
 		kfree(page);
 	}
+	kfree(sim->cache_hash);
 	kfree(sim);
 }
 
@@ -822,9 +824,6 @@ void rsim_destroy(struct rsim *sim)
  * @sim: the simulation
  *
  * O(1).  Equal under every scheme for the same ops.
- *
- * Example:
- *	pr_info("PT-DIGEST %s %016llx\n", name, rsim_digest(sim));
  */
 u64 rsim_digest(const struct rsim *sim)
 {
@@ -836,9 +835,6 @@ u64 rsim_digest(const struct rsim *sim)
  * @sim: the simulation
  *
  * O(1).  Return: counters owned by @sim, valid until rsim_destroy().
- *
- * Example:
- *	u64 vmas = rsim_cost(sim)->file_walk.vmas;
  */
 const struct rsim_cost *rsim_cost(const struct rsim *sim)
 {
@@ -851,9 +847,6 @@ const struct rsim_cost *rsim_cost(const struct rsim *sim)
  *
  * O(1).  Return: count and order-independent hash of the (pid, address)
  * set it found (for a reclaim: unmapped).
- *
- * Example:
- *	unsigned long n = rsim_last_walk(sim)->nr;
  */
 const struct rsim_walk_result *rsim_last_walk(const struct rsim *sim)
 {

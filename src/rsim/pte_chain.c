@@ -49,10 +49,6 @@ static struct rsim_pte_chain *rsim_chain_block_alloc(struct rsim *sim)
  *
  * Return: 0, or -ENOMEM when a new chain block cannot be allocated (the
  * chain is then unchanged).
- *
- * Example:
- *	if (rsim_pte_chain_add(sim, page, pte))
- *		goto undo;
  */
 static int rsim_pte_chain_add(struct rsim *sim, struct rsim_page *page,
 			      struct rsim_pte *pte)
@@ -101,9 +97,6 @@ static int rsim_pte_chain_add(struct rsim *sim, struct rsim_page *page,
  *
  * O(chain length): the entry must be searched for.  BUG()s if @pte is not
  * on the chain, which would mean the rmap lost track of a mapping.
- *
- * Example:
- *	rsim_pte_chain_remove(sim, page, pte);
  */
 static void rsim_pte_chain_remove(struct rsim *sim, struct rsim_page *page,
 				  struct rsim_pte *pte)
@@ -160,9 +153,6 @@ static struct rsim_pte *rsim_pte_chain_first(struct rsim_page *page)
  * O(chain length).  Each entry counts as one chain entry and one pte.
  * An unmapping walk always takes the first entry, which the unmap then
  * removes, so it never steps on a block that was freed.
- *
- * Example:
- *	rsim_pte_chain_walk(&walk);
  */
 static void rsim_pte_chain_walk(struct rsim_walk *walk)
 {

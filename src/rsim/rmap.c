@@ -32,10 +32,6 @@ rsim_page_ops_of(const struct rsim *sim, const struct rsim_page *page)
  * running op).
  *
  * Return: 0, or -ENOMEM with @pte left not present.
- *
- * Example:
- *	if (rsim_pte_map(sim, pte, page, RSIM_PTE_YOUNG))
- *		goto broken;
  */
 int rsim_pte_map(struct rsim *sim, struct rsim_pte *pte,
 		 struct rsim_page *page, unsigned long bits)
@@ -71,10 +67,6 @@ int rsim_pte_map(struct rsim *sim, struct rsim_pte *pte,
  * rsim_page_release().  O(1), or the scheme's @remove_pte and @hand_on.
  *
  * Return: the page @pte mapped.
- *
- * Example:
- *	page = rsim_pte_unmap(sim, pte, mm, true);
- *	rsim_page_release(sim, page);
  */
 struct rsim_page *rsim_pte_unmap(struct rsim *sim, struct rsim_pte *pte,
 				 struct rsim_mm *mm, bool hand_on)
@@ -103,9 +95,6 @@ struct rsim_page *rsim_pte_unmap(struct rsim *sim, struct rsim_pte *pte,
  *
  * An anonymous page nobody maps is gone (and swap forgets); a file
  * page stays in the page cache.  O(1).
- *
- * Example:
- *	rsim_page_release(sim, rsim_pte_unmap(sim, pte, mm, true));
  */
 void rsim_page_release(struct rsim *sim, struct rsim_page *page)
 {
@@ -118,9 +107,6 @@ void rsim_page_release(struct rsim *sim, struct rsim_page *page)
  * @page: the page
  *
  * It is nobody's twin any more (anonmm's early COW copies).  O(1).
- *
- * Example:
- *	rsim_page_written(page);
  */
 void rsim_page_written(struct rsim_page *page)
 {
@@ -138,11 +124,6 @@ void rsim_page_written(struct rsim_page *page)
  * Counted in the page kind's walk costs unless sim->quiet (verify).  An
  * unmapped page is not walked (page_mapped() comes first), nor counted.
  * Cost: the scheme's walk.
- *
- * Example:
- *	struct rsim_walk walk = { };
- *
- *	rsim_walk_page(sim, &walk, page, NULL, false);
  */
 void rsim_walk_page(struct rsim *sim, struct rsim_walk *walk,
 		    struct rsim_page *page,
@@ -188,18 +169,12 @@ static void rsim_unmap_one(struct rsim_walk *walk, struct rsim_pte *pte)
  * page_referenced() then try_to_unmap() on each, twins first: anonymous
  * pages are freed, file pages leave the page cache.  Cost: two walks
  * per page.
- *
- * Example:
- *	struct rsim_walk_result result = { };
- *
- *	rsim_reclaim_page(sim, page, &result);
  */
 void rsim_reclaim_page(struct rsim *sim, struct rsim_page *page,
 		       struct rsim_walk_result *result)
 {
 	struct rsim_page *twin;
 	struct rsim_walk walk = { };
-	struct rsim_file *file;
 
 	for (;;) {
 		twin = list_first_entry_or_null(&page->twins,
@@ -218,8 +193,7 @@ void rsim_reclaim_page(struct rsim *sim, struct rsim_page *page,
 			list_del_init(&twin->twins);
 			rsim_page_free(sim, twin);
 		} else {
-			file = twin->mapping;
-			file->cache[twin->index] = NULL;
+			rsim_cache_remove(sim, twin);
 			rsim_page_free(sim, twin);
 		}
 		sim->cost.pages_reclaimed++;
@@ -235,9 +209,6 @@ void rsim_reclaim_page(struct rsim *sim, struct rsim_page *page,
  * @result: the (pid, address) set found is added here
  *
  * No side effect on the mappings.  Cost: one walk per page.
- *
- * Example:
- *	rsim_walk_twins(sim, page, &result);
  */
 void rsim_walk_twins(struct rsim *sim, struct rsim_page *page,
 		     struct rsim_walk_result *result)

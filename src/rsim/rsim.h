@@ -294,7 +294,10 @@ struct rsim_report {
  * NULL when out of memory; rsim_destroy() frees it and everything in it.
  *
  * rsim_apply() runs one op: 0, or a negative errno for an op invalid in
- * the current state (nothing changed then), or -ENOMEM.
+ * the current state (nothing changed then), or -ENOMEM.  An -ENOMEM is
+ * either an op's refusal (mprotect, mremap) or an allocation failure;
+ * rsim_out_of_memory() tells which: it is true from the first
+ * allocation failure on.
  *
  * rsim_digest() is the running 64-bit hash over every rmap walk's result
  * set (explicit walks and the walks of reclaim), folded in op order.  It
@@ -315,5 +318,6 @@ u64 rsim_digest(const struct rsim *sim);
 const struct rsim_cost *rsim_cost(const struct rsim *sim);
 const struct rsim_walk_result *rsim_last_walk(const struct rsim *sim);
 int rsim_verify(struct rsim *sim, struct rsim_report *report);
+bool rsim_out_of_memory(const struct rsim *sim);
 
 #endif /* _PRIOTREE_RMAP_RSIM_H */

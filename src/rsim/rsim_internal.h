@@ -114,6 +114,9 @@ struct rsim_page {
 	 */
 	struct list_head	twins;
 	struct list_head	lru;		/* sim->pages, by allocation */
+	/* file page: its page cache hash chain and its file's ->pages */
+	struct rsim_page	*cache_next;
+	struct list_head	cache_list;
 	u64			serial;
 	/* ground truth scratch for rsim_verify() */
 	unsigned long		gt_count;
@@ -125,9 +128,12 @@ struct rsim_page {
 struct rsim_file {
 	unsigned long		id;
 	unsigned long		size;		/* pages */
-	/* the page cache: @nr_slots long, grown on demand */
-	struct rsim_page	**cache;
-	unsigned long		nr_slots;
+	/*
+	 * The page cache: its pages, in the order they were read in.  They
+	 * are found by index through sim->cache_hash (mm.c), so a file
+	 * costs what it caches, not what its largest offset would.
+	 */
+	struct list_head	pages;
 	/* objrmap: private (i_mmap) and shared (i_mmap_shared) vmas */
 	struct prio_tree_root	i_mmap;
 	struct prio_tree_root	i_mmap_shared;
@@ -214,6 +220,13 @@ struct rsim {
 	struct list_head	mms;
 	struct list_head	files;
 	struct list_head	pages;
+	/*
+	 * Every file's page cache, hashed on (file id, index): a power of
+	 * two of chains, at most one page per chain on average (mm.c).
+	 */
+	struct rsim_page	**cache_hash;
+	unsigned long		cache_buckets;
+	unsigned long		nr_cached;
 	u64			page_serial;
 	u64			mm_serial;
 	unsigned long		anon_vma_serial;
@@ -227,6 +240,10 @@ struct rsim {
 	bool			quiet;
 	/* an allocation failed halfway through an op: refuse further ops */
 	bool			broken;
+	/* an op failed for want of memory: rsim_out_of_memory() */
+	bool			out_of_memory;
+	/* the running op refused its arguments with -ENOMEM (ops.c) */
+	bool			refused;
 };
 
 /* The splitmix64 finaliser: every input bit affects every output bit. */
@@ -454,6 +471,12 @@ void rsim_free_page_tables(struct rsim_mm *mm);
 
 struct rsim_page *rsim_page_alloc(struct rsim *sim);
 void rsim_page_free(struct rsim *sim, struct rsim_page *page);
+
+struct rsim_page *rsim_cache_find(struct rsim *sim, struct rsim_file *file,
+				  unsigned long index);
+int rsim_cache_add(struct rsim *sim, struct rsim_file *file,
+		   struct rsim_page *page, unsigned long index);
+void rsim_cache_remove(struct rsim *sim, struct rsim_page *page);
 
 void rsim_walk_visit(struct rsim_walk *walk, struct rsim_mm *mm,
 		     unsigned long vpn);

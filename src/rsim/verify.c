@@ -80,7 +80,7 @@ static int rsim_verify_mm(struct rsim *sim, struct rsim_mm *mm,
 			   page->index != v->vma.vm_pgoff +
 					  (vpn - rsim_vma_start(v)) ||
 			   page->index >= v->file->size ||
-			   v->file->cache[page->index] != page) {
+			   rsim_cache_find(sim, v->file, page->index) != page) {
 			return rsim_fail(report, "file page at wrong place",
 					 mm->pid, vpn);
 		}
@@ -102,12 +102,6 @@ static int rsim_verify_mm(struct rsim *sim, struct rsim_mm *mm,
  * are not counted in rsim_cost().  O(pages * walk + ptes + vmas log n).
  *
  * Return: 0, or -EUCLEAN with @report filled in.
- *
- * Example:
- *	struct rsim_report report;
- *
- *	if (rsim_verify(sim, &report))
- *		pr_err("%s\n", report.msg);
  */
 int rsim_verify(struct rsim *sim, struct rsim_report *report)
 {
@@ -115,7 +109,7 @@ int rsim_verify(struct rsim *sim, struct rsim_report *report)
 	struct rsim_file *file;
 	struct rsim_page *page;
 	struct rsim_mm *mm;
-	unsigned long i;
+	unsigned long cached = 0;
 	int err = 0;
 
 	report->msg[0] = '\0';
@@ -134,14 +128,22 @@ int rsim_verify(struct rsim *sim, struct rsim_report *report)
 			if (err)
 				return err;
 		}
-		for (i = 0; i < file->nr_slots; i++) {
-			page = file->cache[i];
-			if (page && (i >= file->size || page->index != i ||
-				     page->mapping != file ||
-				     (page->flags & RSIM_PG_ANON)))
+		list_for_each_entry(page, &file->pages, cache_list) {
+			if (page->index >= file->size ||
+			    page->mapping != file ||
+			    (page->flags & RSIM_PG_ANON) ||
+			    rsim_cache_find(sim, file, page->index) != page)
 				return rsim_fail(report, "page cache entry",
-						 file->id, i);
+						 file->id, page->index);
+			cached++;
 		}
+	}
+	/* no page is hashed that no file lists */
+	if (cached != sim->nr_cached) {
+		snprintf(report->msg, sizeof(report->msg),
+			 "page cache: %lu pages hashed, files list %lu",
+			 sim->nr_cached, cached);
+		return -EUCLEAN;
 	}
 	sim->quiet = true;
 	list_for_each_entry(page, &sim->pages, lru) {

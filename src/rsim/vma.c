@@ -25,9 +25,6 @@
  *
  * O(log n): out of the address index, moved in i_mmap by the file
  * scheme, back into the index.  The new range must overlap no other vma.
- *
- * Example:
- *	rsim_vma_set_range(sim, v, rsim_vma_start(v), end, v->vma.vm_pgoff);
  */
 void rsim_vma_set_range(struct rsim *sim, struct rsim_vma *v,
 			unsigned long start, unsigned long end,
@@ -44,9 +41,6 @@ void rsim_vma_set_range(struct rsim *sim, struct rsim_vma *v,
  * @v: a new vma whose file and anon rmap are set up
  *
  * O(log n): the address index, and the mm's list at its tail.
- *
- * Example:
- *	rsim_vma_link_mm(sim, v);
  */
 void rsim_vma_link_mm(struct rsim *sim, struct rsim_vma *v)
 {
@@ -62,9 +56,6 @@ void rsim_vma_link_mm(struct rsim *sim, struct rsim_vma *v)
  * @v: a new vma whose anon rmap is set up and whose range is final
  *
  * O(log n).
- *
- * Example:
- *	rsim_vma_link(sim, v);
  */
 void rsim_vma_link(struct rsim *sim, struct rsim_vma *v)
 {
@@ -79,10 +70,6 @@ void rsim_vma_link(struct rsim *sim, struct rsim_vma *v)
  *
  * O(log n), plus the anonymous scheme's unlink (O(depth) for
  * anon_vma_chain).
- *
- * Example:
- *	rsim_zap_range(sim, mm, rsim_vma_start(v), rsim_vma_end(v));
- *	rsim_vma_free(sim, v);
  */
 void rsim_vma_free(struct rsim *sim, struct rsim_vma *v)
 {
@@ -105,9 +92,6 @@ void rsim_vma_free(struct rsim *sim, struct rsim_vma *v)
  * vm_pgoff and a clone of @v's anonymous rmap.  O(log n) (+ O(depth)).
  *
  * Return: the new upper vma, or NULL on -ENOMEM (nothing changed then).
- *
- * Example:
- *	upper = rsim_vma_split(sim, v, start);
  */
 struct rsim_vma *rsim_vma_split(struct rsim *sim, struct rsim_vma *v,
 				unsigned long at)
@@ -136,10 +120,6 @@ struct rsim_vma *rsim_vma_split(struct rsim *sim, struct rsim_vma *v,
  *
  * Adjacent, same file and flags, and for a file a linear offset across
  * the two.  The anonymous scheme may refuse more (@mergeable).  O(1).
- *
- * Example:
- *	if (prev && rsim_vma_compatible(prev, v))
- *		...
  */
 bool rsim_vma_compatible(struct rsim_vma *prev, struct rsim_vma *next)
 {
@@ -190,9 +170,6 @@ static int rsim_anon_merge(struct rsim *sim, struct rsim_vma *survivor,
  * merge that runs out of memory is simply not done.  O(log n).
  *
  * Return: the vma that now covers @v's pages.
- *
- * Example:
- *	v = rsim_vma_try_merge(sim, rsim_find_vma(mm, vpn));
  */
 struct rsim_vma *rsim_vma_try_merge(struct rsim *sim, struct rsim_vma *v)
 {
@@ -234,9 +211,6 @@ struct rsim_vma *rsim_vma_try_merge(struct rsim *sim, struct rsim_vma *v)
  * Anonymous pages left unmapped are freed.  O(tables + ptes of the
  * range), plus the schemes' unmap work; each pte counts in the running
  * op's cost.
- *
- * Example:
- *	rsim_zap_range(sim, mm, rsim_vma_start(v), rsim_vma_end(v));
  */
 void rsim_zap_range(struct rsim *sim, struct rsim_mm *mm,
 		    unsigned long start, unsigned long end)
@@ -264,10 +238,6 @@ void rsim_zap_range(struct rsim *sim, struct rsim_mm *mm,
  * O(vmas in the range * log n + ptes).
  *
  * Return: 0, or -ENOMEM (a split failed; part may be unmapped).
- *
- * Example:
- *	if (rsim_do_munmap(sim, mm, addr, addr + npages))
- *		sim->broken = true;
  */
 int rsim_do_munmap(struct rsim *sim, struct rsim_mm *mm,
 		   unsigned long start, unsigned long end)
@@ -316,9 +286,6 @@ static void rsim_mm_teardown(struct rsim *sim, struct rsim_mm *mm)
  * or start one).  O(1).
  *
  * Return: the mm, or NULL when out of memory.
- *
- * Example:
- *	child = rsim_mm_new(sim, cpid, parent);
  */
 struct rsim_mm *rsim_mm_new(struct rsim *sim, unsigned long pid,
 			    struct rsim_mm *parent)
@@ -348,9 +315,6 @@ struct rsim_mm *rsim_mm_new(struct rsim *sim, unsigned long pid,
  *
  * O(vmas * log n + ptes), plus the schemes' unmap work, counted in the
  * running op's cost.
- *
- * Example:
- *	rsim_mm_free(sim, mm);
  */
 void rsim_mm_free(struct rsim *sim, struct rsim_mm *mm)
 {

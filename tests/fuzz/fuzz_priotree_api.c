@@ -27,6 +27,12 @@
  */
 static unsigned int fail_countdown;
 static bool alloc_failed;
+/*
+ * The failed allocation was a calloc(): inside priotree_insert() only the
+ * hash table's growth asks calloc(), and its failure is no error (the
+ * table keeps its size), so the insert must succeed.
+ */
+static bool calloc_failed;
 
 static bool fuzz_alloc_should_fail(void)
 {
@@ -43,7 +49,10 @@ static void *fuzz_malloc(size_t size)
 
 static void *fuzz_calloc(size_t n, size_t size)
 {
-	return fuzz_alloc_should_fail() ? NULL : calloc(n, size);
+	if (!fuzz_alloc_should_fail())
+		return calloc(n, size);
+	calloc_failed = true;
+	return NULL;
 }
 
 /* <stdlib.h> is in already, so only the library's calls are rerouted. */
@@ -67,6 +76,7 @@ enum fuzz_op {
 	OP_FAIL_ALLOC,		/* which allocation from now fails */
 	OP_RENEW,		/* free the index, make a new one */
 	OP_CORRUPT,		/* kind: break, check, repair */
+	OP_QUERY_REMOVE,	/* index, index, then per hit: remove it? */
 	OP_COUNT
 };
 
@@ -146,11 +156,12 @@ static void op_insert(struct fuzz_state *s, bool twin)
 		return;
 
 	alloc_failed = false;
+	calloc_failed = false;
 	ret = priotree_insert(s->pt, start, last, item);
 	if (start > last) {
 		FUZZ_EXPECT(ret == -EINVAL, "insert [%lu, %lu]: %d", start,
 			    last, ret);
-	} else if (alloc_failed) {
+	} else if (alloc_failed && !calloc_failed) {
 		FUZZ_EXPECT(ret == -ENOMEM,
 			    "insert [%lu, %lu] with a failed allocation: %d",
 			    start, last, ret);
@@ -281,6 +292,50 @@ static void op_query(struct fuzz_state *s)
 	match_all(s, first, last);
 }
 
+/*
+ * A query that removes some of its hits as it goes, the one change allowed
+ * during a query: every overlapping entry must still come exactly once,
+ * the removed ones must be gone after it.
+ */
+static void op_query_remove(struct fuzz_state *s)
+{
+	unsigned long first = fuzz_index(&s->in), last = fuzz_index(&s->in);
+	struct model_entry gone[MODEL_ENTRIES];
+	struct priotree_hit hit, prev;
+	struct priotree_iter it;
+	unsigned int hits = 0, done = 0, nr_gone = 0, i;
+	unsigned long tmp;
+	int ret;
+
+	if (first > last) {
+		tmp = first;
+		first = last;
+		last = tmp;
+	}
+	FUZZ_EXPECT(priotree_query(s->pt, first, last, &it) == 0,
+		    "query [%lu, %lu]", first, last);
+	while (priotree_next(&it, &hit) > 0) {
+		match_hit(s, &hit, hits ? &prev : NULL, &done, first, last);
+		prev = hit;
+		hits++;
+		if (!fuzz_below(&s->in, 2))
+			continue;
+		ret = priotree_remove(s->pt, hit.start, hit.last, hit.item);
+		FUZZ_EXPECT(ret == 0, "remove of hit [%lu, %lu] in a query: %d",
+			    hit.start, hit.last, ret);
+		gone[nr_gone++] = (struct model_entry) {
+			.start = hit.start, .last = hit.last, .item = hit.item,
+		};
+	}
+	FUZZ_EXPECT(priotree_next(&it, &hit) == 0,
+		    "finished query [%lu, %lu] has another hit", first, last);
+	match_all(s, first, last);
+	for (i = 0; i < nr_gone; i++)
+		model_remove(s, model_find(s, gone[i].start, gone[i].last,
+					   gone[i].item));
+	verify(s);
+}
+
 struct foreach_state {
 	struct fuzz_state	*s;
 	unsigned long		first, last;
@@ -389,7 +444,10 @@ static void op_corrupt(struct fuzz_state *s)
 		root->index_bits = bits;
 		break;
 	default:
-		if (prio_tree_empty(root))
+		/* a zombie (an interval emptied during a query, still in the
+		 * tree until reaped) has no entries by right */
+		if (prio_tree_empty(root) ||
+		    to_range(root->prio_tree_node)->zombie)
 			return;
 		range = to_range(root->prio_tree_node);
 		saved = range->entries;
@@ -442,6 +500,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			break;
 		case OP_CORRUPT:
 			op_corrupt(s);
+			break;
+		case OP_QUERY_REMOVE:
+			op_query_remove(s);
 			break;
 		}
 	}

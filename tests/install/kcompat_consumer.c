@@ -21,6 +21,7 @@
 #include <linux/mm.h>
 #include <linux/vma_prio_tree.h>
 #include <linux/prio_tree.h>
+#include <linux/vma_prio_tree.h>
 #include <stdio.h>
 #include <stdlib.h>
 

@@ -9,7 +9,9 @@
 # library that outside programs link against.  --buildtype=plain (no -O,
 # no -g) because this build is about what gets installed and where, and
 # it is rebuilt on every run of the suite; -j 2 because the machines it
-# runs on are shared.
+# runs on are shared.  -Dkernel_doc=disabled: the section 9 pages would
+# decompress the kernel tarball on every run; the enclosing build makes
+# and checks them.
 #
 # Writes @OUTPUT@, a shell fragment that the test scripts source:
 #   PRIOTREE_PREFIX   the install prefix
@@ -43,6 +45,7 @@ mkdir -p "$work_dir"
 if ! {
 	"$meson" setup "$build_dir" "$source_root" \
 		--prefix="$prefix" --buildtype=plain -Dtests=false \
+		-Dkernel_doc=disabled \
 		--wrap-mode=nodownload &&
 	"$meson" compile -C "$build_dir" -j 2 &&
 	"$meson" install -C "$build_dir" --no-rebuild

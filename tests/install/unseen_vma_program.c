@@ -29,6 +29,9 @@
  * library, makes this program fail well within a default run (by op
  * 234000 at the latest with seeds 1, 7 and 8).
  *
+ * Unlike in 2004, <linux/mm.h> no longer brings the vma layer in: it
+ * includes <linux/vma_prio_tree.h> itself.
+ *
  * The only thing it reads beyond the API is root.index_bits, a field of
  * the seed's struct prio_tree_root, to prove that the run did cover
  * index_bits growth.
@@ -44,6 +47,7 @@
 #include <linux/mm.h>
 #include <linux/vma_prio_tree.h>
 #include <linux/prio_tree.h>
+#include <linux/vma_prio_tree.h>
 
 #define NR_VMAS		1024
 #define MAX_PAGES	(1UL << 36)	/* keeps vm_end within 64 bits */

@@ -21,6 +21,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include <cmocka.h>
 
@@ -294,6 +295,275 @@ static void test_deepest_size_level(void **state)
 	priotree_free(pt);
 }
 
+
+/*
+ * A NULL index: free is a no-op, count is 0, everything returning int
+ * says -EINVAL, and a query on it reports no hits.
+ */
+static void test_null_index(void **state)
+{
+	struct priotree *pt = priotree_new();
+	struct priotree_iter it;
+	struct priotree_hit hit;
+	struct hits h = { 0 };
+	char msg[64];
+
+	(void)state;
+	priotree_free(NULL);
+	assert_int_equal(priotree_count(NULL), 0);
+	assert_int_equal(priotree_insert(NULL, 1, 2, &a), -EINVAL);
+	assert_int_equal(priotree_remove(NULL, 1, 2, &a), -EINVAL);
+	assert_int_equal(priotree_check(NULL, msg, sizeof(msg)), -EINVAL);
+	assert_int_equal(priotree_foreach(NULL, 0, 9, collect, &h), -EINVAL);
+	assert_int_equal(h.n, 0);
+	assert_int_equal(priotree_query(NULL, 0, 9, &it), -EINVAL);
+	assert_int_equal(priotree_next(&it, &hit), 0);
+	/* the iterator and callback arguments too */
+	assert_int_equal(priotree_insert(pt, 1, 2, &a), 0);
+	assert_int_equal(priotree_query(pt, 0, 9, NULL), -EINVAL);
+	assert_int_equal(priotree_foreach(pt, 0, 9, NULL, NULL), -EINVAL);
+	assert_int_equal(priotree_query(pt, 0, 9, &it), 0);
+	assert_int_equal(priotree_next(&it, NULL), -EINVAL);
+	assert_int_equal(priotree_next(NULL, &hit), -EINVAL);
+	assert_int_equal(priotree_count(pt), 1);
+	priotree_free(pt);
+}
+
+/* One inserted copy, for the brute-force model of the removal tests. */
+struct triple {
+	unsigned long start, last;
+	void *item;
+	int seen;		/* times a query returned it */
+	bool gone;		/* removed */
+};
+
+#define NR_TRIPLES 600
+
+/*
+ * Intervals in a few sizes, many sharing an interval, some identical
+ * triples: every shape of range list that removal during a query meets.
+ */
+static void fill(struct priotree *pt, struct triple *t, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		t[i].start = (i * 7919) % 97;
+		t[i].last = t[i].start + (i % 5 == 0 ? 0 : (i * 31) % 53);
+		/* every third triple repeats an earlier one exactly */
+		if (i >= 3 && i % 3 == 0)
+			t[i] = t[i - 3];
+		else
+			t[i].item = (void *)(uintptr_t)(i % 4);
+		t[i].seen = 0;
+		t[i].gone = false;
+		assert_int_equal(priotree_insert(pt, t[i].start, t[i].last,
+						 t[i].item), 0);
+	}
+	assert_int_equal(priotree_count(pt), n);
+	assert_index_valid(pt);
+}
+
+/* Mark one unseen copy of @hit as seen; fails if there is none. */
+static struct triple *see(struct triple *t, size_t n,
+			  const struct priotree_hit *hit)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (!t[i].gone && !t[i].seen && t[i].start == hit->start &&
+		    t[i].last == hit->last && t[i].item == hit->item) {
+			t[i].seen++;
+			return &t[i];
+		}
+	fail_msg("hit [%lu, %lu] %p returned more often than inserted",
+		 hit->start, hit->last, hit->item);
+	return NULL;
+}
+
+static bool overlaps(const struct triple *t, unsigned long first,
+		     unsigned long last)
+{
+	return t->start <= last && first <= t->last;
+}
+
+/*
+ * Remove hits while the query runs (each one, or every @stride-th one):
+ * the query must still return every entry that overlaps exactly once, the
+ * removed ones must be gone, the others still there.  Under valgrind a
+ * query that read the freed entry or range shows as an invalid read.
+ */
+static void remove_during_query(unsigned long first, unsigned long last,
+				unsigned int stride)
+{
+	static struct triple t[NR_TRIPLES];
+	struct priotree *pt = priotree_new();
+	struct priotree_iter it;
+	struct priotree_hit hit;
+	struct triple *seen;
+	size_t i, hits = 0, removed = 0, expected = 0;
+
+	fill(pt, t, NR_TRIPLES);
+	for (i = 0; i < NR_TRIPLES; i++)
+		expected += overlaps(&t[i], first, last);
+	assert_true(expected > 0);
+
+	assert_int_equal(priotree_query(pt, first, last, &it), 0);
+	while (priotree_next(&it, &hit) > 0) {
+		seen = see(t, NR_TRIPLES, &hit);
+		if (hits++ % stride)
+			continue;
+		assert_int_equal(priotree_remove(pt, hit.start, hit.last,
+						 hit.item), 0);
+		seen->gone = true;
+		removed++;
+	}
+	assert_int_equal(priotree_next(&it, &hit), 0);
+	assert_int_equal(hits, expected);
+	for (i = 0; i < NR_TRIPLES; i++)
+		assert_int_equal(t[i].seen, overlaps(&t[i], first, last));
+	assert_int_equal(priotree_count(pt), NR_TRIPLES - removed);
+	assert_index_valid(pt);
+
+	/* what is left is what the model says is left */
+	for (i = 0; i < NR_TRIPLES; i++)
+		t[i].seen = 0;
+	assert_int_equal(priotree_query(pt, 0, ULONG_MAX, &it), 0);
+	while (priotree_next(&it, &hit) > 0)
+		see(t, NR_TRIPLES, &hit);
+	for (i = 0; i < NR_TRIPLES; i++)
+		assert_int_equal(t[i].seen, !t[i].gone);
+	for (i = 0; i < NR_TRIPLES; i++)
+		if (!t[i].gone)
+			assert_int_equal(priotree_remove(pt, t[i].start,
+							 t[i].last, t[i].item),
+					 0);
+	assert_int_equal(priotree_count(pt), 0);
+	assert_index_valid(pt);
+	priotree_free(pt);
+}
+
+static void test_remove_every_hit(void **state)
+{
+	(void)state;
+	remove_during_query(0, ULONG_MAX, 1);
+	remove_during_query(40, 60, 1);
+	remove_during_query(13, 13, 1);
+}
+
+static void test_remove_some_hits(void **state)
+{
+	(void)state;
+	remove_during_query(0, ULONG_MAX, 2);
+	remove_during_query(20, 90, 3);
+}
+
+/* A query abandoned after removing hits leaves nothing behind that the
+ * next insert, removal or query would trip over. */
+static void test_abandon_after_remove(void **state)
+{
+	struct priotree *pt = priotree_new();
+	struct priotree_iter it;
+	struct priotree_hit hit;
+	int i;
+
+	(void)state;
+	for (i = 0; i < 50; i++)
+		assert_int_equal(priotree_insert(pt, i, i + 3, &a), 0);
+	assert_int_equal(priotree_query(pt, 10, 30, &it), 0);
+	for (i = 0; i < 5; i++) {
+		assert_int_equal(priotree_next(&it, &hit), 1);
+		assert_int_equal(priotree_remove(pt, hit.start, hit.last,
+						 hit.item), 0);
+	}
+	assert_index_valid(pt);
+	assert_int_equal(count_hits(pt, 0, ULONG_MAX), 45);
+	/* a removal that is not of the hit just returned */
+	assert_int_equal(priotree_remove(pt, 0, 3, &a), 0);
+	assert_index_valid(pt);
+	assert_int_equal(priotree_insert(pt, 10, 13, &b), 0);
+	assert_int_equal(count_hits(pt, 0, ULONG_MAX), 45);
+	assert_index_valid(pt);
+	priotree_free(pt);
+}
+
+/* priotree_foreach()'s callback may remove the hit it is given. */
+static int remove_hit(const struct priotree_hit *hit, void *arg)
+{
+	return priotree_remove(arg, hit->start, hit->last, hit->item);
+}
+
+static void test_foreach_removes(void **state)
+{
+	struct priotree *pt = priotree_new();
+	size_t hits;
+	int i;
+
+	(void)state;
+	for (i = 0; i < 200; i++)
+		assert_int_equal(priotree_insert(pt, i % 20, i % 20 + i % 7,
+						 (void *)(uintptr_t)(i % 3)),
+				 0);
+	hits = count_hits(pt, 5, 9);
+	assert_true(hits > 0 && hits < 200);
+	assert_int_equal(priotree_foreach(pt, 5, 9, remove_hit, pt), 0);
+	assert_int_equal(count_hits(pt, 5, 9), 0);
+	assert_int_equal(priotree_count(pt), 200 - hits);
+	assert_index_valid(pt);
+	priotree_free(pt);
+}
+
+static double seconds(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+#define NR_COPIES 200000UL
+
+/*
+ * k entries on one interval, removed newest first, oldest first and
+ * identical triples: O(1) expected per removal, so 200,000 of each take
+ * milliseconds.  A removal that scanned the interval's entries would be
+ * O(k^2), minutes here; the bound is generous enough for a loaded
+ * machine and valgrind.
+ */
+static void test_many_copies(void **state)
+{
+	struct priotree *pt = priotree_new();
+	double bound = getenv("PRIOTREE_UNDER_VALGRIND") ? 120.0 : 10.0;
+	double t0 = seconds();
+	unsigned long i;
+
+	(void)state;
+	for (i = 0; i < NR_COPIES; i++)
+		assert_int_equal(priotree_insert(pt, 5, 9,
+						 (void *)(uintptr_t)i), 0);
+	for (i = NR_COPIES; i-- > 0;)
+		assert_int_equal(priotree_remove(pt, 5, 9,
+						 (void *)(uintptr_t)i), 0);
+	for (i = 0; i < NR_COPIES; i++)
+		assert_int_equal(priotree_insert(pt, 5, 9,
+						 (void *)(uintptr_t)i), 0);
+	for (i = 0; i < NR_COPIES; i++)
+		assert_int_equal(priotree_remove(pt, 5, 9,
+						 (void *)(uintptr_t)i), 0);
+	for (i = 0; i < NR_COPIES; i++)
+		assert_int_equal(priotree_insert(pt, 5, 9, &a), 0);
+	assert_index_valid(pt);
+	for (i = 0; i < NR_COPIES; i++)
+		assert_int_equal(priotree_remove(pt, 5, 9, &a), 0);
+	assert_int_equal(priotree_remove(pt, 5, 9, &a), -ENOENT);
+	assert_int_equal(priotree_count(pt), 0);
+	assert_index_valid(pt);
+	priotree_free(pt);
+	if (seconds() - t0 > bound)
+		fail_msg("%lu copies took %.1f s (bound %.0f s)", NR_COPIES,
+			 seconds() - t0, bound);
+}
+
 #ifdef PRIOTREE_FAILSLAB
 /* Everything that a hit list shows about the index, to compare. */
 static void snapshot(struct priotree *pt, struct hits *h)
@@ -358,10 +628,40 @@ static void test_enomem(void **state)
 	assert_int_equal(priotree_insert(pt, 3, 3, &c), 0);
 	assert_index_valid(pt);
 
-	/* priotree_new() itself */
-	failslab_fail_nth(0);
-	assert_null(priotree_new());
+	/* priotree_new() itself: the index, then its hash table */
+	for (nth = 0; nth < 2; nth++) {
+		failslab_fail_nth(nth);
+		assert_null(priotree_new());
+		assert_int_equal(failslab_pending(), 0);
+	}
 	failslab_off();
+	priotree_free(pt);
+}
+
+/*
+ * Growing the hash table is the one allocation allowed to fail: the insert
+ * that would grow it succeeds anyway, and later inserts grow it.
+ */
+static void test_grow_fails(void **state)
+{
+	struct priotree *pt = priotree_new();
+	unsigned long i;
+
+	(void)state;
+	for (i = 0; i < 16; i++)
+		assert_int_equal(priotree_insert(pt, i, i, &a), 0);
+	/* the 17th triple: entry, range, then the doubled table */
+	failslab_fail_nth(2);
+	assert_int_equal(priotree_insert(pt, 16, 16, &a), 0);
+	assert_int_equal(failslab_pending(), 0);
+	failslab_off();
+	assert_index_valid(pt);
+	for (i = 17; i < 1000; i++)
+		assert_int_equal(priotree_insert(pt, i, i, &a), 0);
+	assert_index_valid(pt);
+	for (i = 0; i < 1000; i++)
+		assert_int_equal(priotree_remove(pt, i, i, &a), 0);
+	assert_int_equal(priotree_count(pt), 0);
 	priotree_free(pt);
 }
 #endif
@@ -378,8 +678,15 @@ int main(void)
 		cmocka_unit_test(test_foreach_stops),
 		cmocka_unit_test(test_free_full),
 		cmocka_unit_test(test_deepest_size_level),
+		cmocka_unit_test(test_null_index),
+		cmocka_unit_test(test_remove_every_hit),
+		cmocka_unit_test(test_remove_some_hits),
+		cmocka_unit_test(test_abandon_after_remove),
+		cmocka_unit_test(test_foreach_removes),
+		cmocka_unit_test(test_many_copies),
 #ifdef PRIOTREE_FAILSLAB
 		cmocka_unit_test(test_enomem),
+		cmocka_unit_test(test_grow_fails),
 #endif
 	};
 

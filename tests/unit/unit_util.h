@@ -22,6 +22,7 @@
 
 #include <linux/kernel.h>
 #include <linux/mm.h>
+#include <linux/vma_prio_tree.h>
 #include <linux/prio_tree.h>
 #include <linux/vma_prio_tree.h>
 

@@ -354,6 +354,7 @@ static int parse_stream(FILE *f, struct scenario *sc)
 	goto out;
 nomem:
 	fprintf(stderr, "%s: out of memory\n", sc->path);
+	err = -ENOMEM;
 out:
 	free(line);
 	return err;
@@ -527,9 +528,18 @@ static const char *errno_name(int err)
 }
 
 /*
- * Replay the ops on a scratch simulation, checking ids first.  The
- * schemes of the scratch run do not matter: whether an op applies does
- * not depend on them (rsim.h), and rmapsim compare checks exactly that.
+ * Replay the ops on a scratch simulation, checking ids first.  Whether
+ * an op applies does not depend on the schemes (rsim.h), and rmapsim
+ * compare checks exactly that, so the replay takes the cheapest pair:
+ * pte_chain for both.  Its reverse map is exact, so a walk (reclaim)
+ * visits only the ptes that map the page, and fork adds one entry per
+ * pte it copies, which copying the page tables costs anyway.  The
+ * others have shapes that go quadratic: anon_vma_chain copies a chain
+ * of avcs per fork (12 s to validate a 20,000-deep fork chain),
+ * anon_vma and anonmm walk every vma or mm of the chain per reclaim,
+ * list walks every vma of a file.  The run's own schemes would make
+ * validation as slow as the run, and compare has twelve of them: none
+ * is as cheap as pte_chain on every shape.
  */
 static int validate(struct scenario *sc)
 {
@@ -541,10 +551,10 @@ static int validate(struct scenario *sc)
 	unsigned long i, line;
 	int err = 0;
 
-	sim = rsim_create(RSIM_FILE_PRIO, RSIM_ANON_VMA_CHAIN);
+	sim = rsim_create(RSIM_FILE_PTE_CHAIN, RSIM_ANON_PTE_CHAIN);
 	if (!sim) {
 		fprintf(stderr, "%s: out of memory\n", sc->path);
-		return -1;
+		return -ENOMEM;
 	}
 	for (i = 0; i < sc->nr && !err; i++) {
 		op = &sc->ops[i];
@@ -578,10 +588,18 @@ static int validate(struct scenario *sc)
 			break;
 
 		err = rsim_apply(sim, op);
+		if (err && rsim_out_of_memory(sim)) {
+			/* the machine's fault, not the scenario's */
+			fprintf(stderr, "%s:%lu: out of memory replaying '%s'\n",
+				sc->path, line, text);
+			err = -ENOMEM;
+			break;
+		}
 		if (err) {
 			report(sc->path, line,
 			       "expected an op that applies here, but '%s' fails with %s (%s)",
 			       text, errno_name(err), errno_meaning(err));
+			err = -1;
 			break;
 		}
 		if ((op->kind == RSIM_OP_EXEC &&
@@ -591,7 +609,8 @@ static int validate(struct scenario *sc)
 		    (op->kind == RSIM_OP_FILE_CREATE &&
 		     id_add(&files, op->args[0]))) {
 			fprintf(stderr, "%s: out of memory\n", sc->path);
-			err = -1;
+			err = -ENOMEM;
+			break;
 		}
 		if (op->kind == RSIM_OP_EXIT)
 			id_del(&pids, op->args[0]);
@@ -599,7 +618,7 @@ static int validate(struct scenario *sc)
 	rsim_destroy(sim);
 	id_free(&pids);
 	id_free(&files);
-	return err ? -1 : 0;
+	return err == -ENOMEM ? err : err ? -1 : 0;
 }
 
 /* ---- loading ---------------------------------------------------------- */
@@ -626,7 +645,12 @@ int scenario_load(const char *path, struct scenario *sc)
 		return -1;
 	}
 	sc->path = strdup(is_stdin ? "<stdin>" : path);
-	err = sc->path ? parse_stream(f, sc) : -1;
+	if (sc->path) {
+		err = parse_stream(f, sc);
+	} else {
+		fprintf(stderr, "%s: out of memory\n", path);
+		err = -ENOMEM;
+	}
 	if (!is_stdin)
 		fclose(f);
 	if (!err)

@@ -28,10 +28,12 @@ struct scenario {
  * @sc: filled in on success
  *
  * On the first error, prints "PATH:LINE: expected ..." on stderr and
- * returns -1; nothing of the file is kept then.  Cost: O(file size)
- * plus one run of the ops on a scratch simulation.
+ * returns -1; nothing of the file is kept then.  When memory runs out
+ * (reading, or replaying the ops), says "out of memory" instead and
+ * returns -ENOMEM: the scenario may be good.  Cost: O(file size) plus
+ * one run of the ops on a scratch simulation.
  *
- * Return: 0 or -1.
+ * Return: 0, -1 for a bad scenario, or -ENOMEM.
  *
  * Example:
  *	struct scenario sc;

@@ -1,0 +1,97 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The prio tree through the plain C API, <priotree.h>: the library
+ * allocates the entries, the caller keeps only (start, last, item) to
+ * remove one.  The item is the interval's id.  Its nodes are private, so
+ * this subject has no node-visit count (the vma subject walks the same
+ * tree algorithm).
+ */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include <priotree.h>
+
+#include "bench.h"
+
+struct pt_ix {
+	struct priotree *pt;
+	unsigned long *start, *last;
+};
+
+static void *pt_create(unsigned long n)
+{
+	struct pt_ix *ix = calloc(1, sizeof(*ix));
+
+	if (!ix)
+		return NULL;
+	ix->pt = priotree_new();
+	ix->start = calloc(n, sizeof(long));
+	ix->last = calloc(n, sizeof(long));
+	if (!ix->pt || !ix->start || !ix->last) {
+		priotree_free(ix->pt);
+		free(ix->start);
+		free(ix->last);
+		free(ix);
+		return NULL;
+	}
+	return ix;
+}
+
+static void pt_insert(void *p, unsigned long id, unsigned long start,
+		      unsigned long last)
+{
+	struct pt_ix *ix = p;
+
+	ix->start[id] = start;
+	ix->last[id] = last;
+	if (priotree_insert(ix->pt, start, last, (void *)(uintptr_t)id)) {
+		fprintf(stderr, "ptbench: priotree_insert failed\n");
+		exit(1);
+	}
+}
+
+static void pt_remove(void *p, unsigned long id)
+{
+	struct pt_ix *ix = p;
+
+	if (priotree_remove(ix->pt, ix->start[id], ix->last[id],
+			    (void *)(uintptr_t)id)) {
+		fprintf(stderr, "ptbench: priotree_remove failed\n");
+		exit(1);
+	}
+}
+
+static void pt_query(void *p, unsigned long first, unsigned long last,
+		     unsigned long *hits, unsigned long *sum)
+{
+	struct pt_ix *ix = p;
+	struct priotree_iter it;
+	struct priotree_hit hit;
+
+	priotree_query(ix->pt, first, last, &it);
+	while (priotree_next(&it, &hit) > 0) {
+		(*hits)++;
+		*sum += bench_mix((uintptr_t)hit.item);
+	}
+}
+
+static void pt_destroy(void *p)
+{
+	struct pt_ix *ix = p;
+
+	priotree_free(ix->pt);
+	free(ix->start);
+	free(ix->last);
+	free(ix);
+}
+
+const struct bench_ops priotree_ops = {
+	.name = "prio-api",
+	.what = "libpriotree, <priotree.h> (library-allocated entries)",
+	.create = pt_create,
+	.insert = pt_insert,
+	.remove = pt_remove,
+	.query = pt_query,
+	.destroy = pt_destroy,
+};
