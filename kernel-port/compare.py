@@ -203,7 +203,8 @@ def main():
     for line in console:
         m = SELFTEST.search(line)
         if m:
-            selftests.append((m.group(2), m.group(3), m.group(4) or ""))
+            selftests.append((m.group(2), m.group(3),
+                              (m.group(4) or "").replace("\t", " ")))
     if not any("PT-SELFTEST-END" in l for l in console):
         problems.append(f"{args.console}:1: expected the vm selftests to "
                         f"finish (PT-SELFTEST-END), they did not")
