@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
 # The demonstration, from a fresh Debian 12 machine: installs what is
 # missing, builds libpriotree and its tools, then
 #  1. asks the live machine "who maps page 0 of libc?" through a prio tree

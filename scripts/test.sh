@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
 # The whole test suite, from a fresh Debian 12 machine: installs what is
 # missing, builds, and runs every suite (unit, models, install, fuzz,
 # kernel: a real Linux 6.1 boot in QEMU), then the unit suite under

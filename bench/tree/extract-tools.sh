@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
 # extract-tools.sh TARBALL OUTDIR: take the kernel's own userspace copy of
 # the rbtree and interval tree (tools/include, tools/lib/rbtree.c) out of
 # the installed linux-source tarball, for the peer in ptbench.  Nothing of
