@@ -3,7 +3,7 @@
 """Compare a QEMU serial console log with the userspace corpus run.
 
     compare.py --user USER-DIGESTS --console CONSOLE-LOG [--label NAME]
-               [--qemu-rc RC]
+               [--qemu-rc RC] [--smp N] [--selftests-out FILE]
 
 USER-DIGESTS holds the "PT-DIGEST <scenario> <hex>" lines of
 tests/corpus/ptcorpus; CONSOLE-LOG is the kernel's serial console.  Exit 0
@@ -30,7 +30,16 @@ SUITE = "prio_tree_corpus"
 REPORT = re.compile(
     r"(BUG: |kernel BUG at|Oops|WARNING: |------------\[ cut here \]"
     r"|Kernel panic|general protection fault|UBSAN: |KASAN: "
-    r"|list_(add|del) corruption|Call Trace:|RIP: )")
+    r"|list_(add|del) corruption|Call Trace:|RIP: "
+    r"|possible circular locking|possible recursive locking"
+    r"|inconsistent lock state|suspicious RCU usage|DEBUG_LOCKS_WARN_ON"
+    r"|KFENCE: |Out of memory:|INFO: task .* blocked)")
+# Console lines that are test output, not kernel reports.
+QUOTED = re.compile(r"^PT-SELFTEST-OUT ")
+SMPBOOT = re.compile(r"smpboot: Total of (\d+) processors? activated.*")
+STRESS = re.compile(r"PT-STRESS (\S+) (ok|FAIL)(.*)$")
+STRESS_WANT = ["idle", "truncate", "punch", "migrate", "pageout", "writeback"]
+SELFTEST = re.compile(r"PT-SELFTEST (\S+) (\S+) (ok|not ok|skip)(?: (.*))?$")
 TIMESTAMP = re.compile(r"^\[\s*\d+\.\d+\]\s?")
 DIGEST = re.compile(r"PT-DIGEST (\S+) ([0-9a-f]{16})$")
 KTAP = re.compile(r"^\s*(not ok|ok) (\d+)(?: -)? ?(\S*)(.*)$")
@@ -61,6 +70,8 @@ def main():
     ap.add_argument("--console", required=True)
     ap.add_argument("--label", default="kernel")
     ap.add_argument("--qemu-rc", type=int, default=0)
+    ap.add_argument("--smp", type=int, default=1)
+    ap.add_argument("--selftests-out")
     args = ap.parse_args()
 
     problems = []
@@ -82,7 +93,7 @@ def main():
         m = DIGEST.search(line.strip())
         if m:
             running = m.group(1)
-        if REPORT.search(line):
+        if REPORT.search(line) and not QUOTED.match(line):
             after = f"after scenario {running}" if running else \
                 "before the first scenario finished"
             problems.append(f"{args.console}:{n}: expected no kernel "
@@ -158,6 +169,50 @@ def main():
             problems.append(f"{args.console}:1: expected a PT-MMAP {key[1]} "
                             f"line for {key[0]}, found none")
 
+    # CPUs: the kernel's own count, into the test log.
+    cpus = [(n, SMPBOOT.search(l)) for n, l in enumerate(console, 1)
+            if SMPBOOT.search(l)]
+    if cpus:
+        n, m = cpus[-1]
+        print(f"{args.label}: {m.group(0).strip()}")
+        if int(m.group(1)) < args.smp:
+            problems.append(f"{args.console}:{n}: expected {args.smp} CPUs "
+                            f"(-smp {args.smp}), found: {m.group(0).strip()}")
+    elif args.smp > 1:
+        problems.append(f"{args.console}:1: expected an 'smpboot: Total of "
+                        f"{args.smp} processors activated' line, found none")
+
+    # The stress program: every walker ok.
+    stress = {}
+    for n, line in enumerate(console, 1):
+        m = STRESS.search(line)
+        if not m:
+            continue
+        walker, verdict, rest = m.group(1), m.group(2), m.group(3).strip()
+        stress[walker] = (verdict, rest)
+        if verdict != "ok":
+            problems.append(f"{args.console}:{n}: expected PT-STRESS {walker} "
+                            f"ok, found: FAIL {rest}")
+    for walker in STRESS_WANT:
+        if walker not in stress:
+            problems.append(f"{args.console}:1: expected a PT-STRESS {walker} "
+                            f"line, found none")
+
+    # The vm selftests: listed here; stock vs. prio in compare-selftests.py.
+    selftests = []
+    for line in console:
+        m = SELFTEST.search(line)
+        if m:
+            selftests.append((m.group(2), m.group(3),
+                              (m.group(4) or "").replace("\t", " ")))
+    if not any("PT-SELFTEST-END" in l for l in console):
+        problems.append(f"{args.console}:1: expected the vm selftests to "
+                        f"finish (PT-SELFTEST-END), they did not")
+    if args.selftests_out:
+        with open(args.selftests_out, "w") as f:
+            for name, verdict, why in selftests:
+                f.write(f"{name}\t{verdict}\t{why}\n")
+
     if not any("PT-INIT-DONE" in l for l in console):
         why = "qemu timed out" if args.qemu_rc == 124 else \
             f"qemu exited {args.qemu_rc}"
@@ -165,6 +220,13 @@ def main():
                         f"to reach PT-INIT-DONE, it did not ({why})")
 
     totals = [l.strip() for l in console if "PT-TOTAL" in l]
+    for walker in STRESS_WANT:
+        if walker in stress:
+            print(f"PT-STRESS {args.label} {walker} {stress[walker][0]} "
+                  f"{stress[walker][1]}")
+    for name, verdict, why in selftests:
+        print(f"PT-SELFTEST {args.label} {name} {verdict}"
+              + (f" {why}" if why else ""))
     if problems:
         for p in problems:
             print(p)

@@ -6,26 +6,35 @@
 #
 #   kernel-port/run-suite.sh identity [TREE]
 #   kernel-port/run-suite.sh w1 [TREE]
+#   kernel-port/run-suite.sh config|build FLAVOUR [TREE]
 #   kernel-port/run-suite.sh boot default|debug|kasan|stock PTCORPUS [TREE]
 #
 # identity  port the sources (port.sh) and prove byte identity.
-# w1        build the default kernel, then compile the ported files and
-#           every kernel .c file the patches change (that this config
-#           builds) with W=1; fail on any warning from them.
+# w1        build the debug and the stock kernel, then compile the ported
+#           files and every kernel .c file the patches change (that each
+#           config builds) with W=1; fail on any warning from them.
+# config    configure one flavour (fails naming the fragment lines that
+#           did not survive olddefconfig); build: and build its bzImage.
 # boot      configure (tinyconfig + configs/base.config, + debug.config
 #           for "debug" (KFENCE, UBSAN, DEBUG_LIST, DEBUG_VM), + that and
 #           kasan.config for "kasan", + stock.config for "stock": i_mmap
 #           left on the rbtree, for bench/), build bzImage, build the busybox
-#           initramfs with the static guest workload guest/mmapwork,
-#           boot qemu-system-x86_64 under TCG with a timeout, and let
-#           compare.py check the console against "PTCORPUS"
-#           (tests/corpus/ptcorpus) run here.
+#           initramfs with the static guest programs guest/mmapwork and
+#           guest/stress and the kernel's vm selftests (build-selftests.sh),
+#           make an ext2 and a swap disk image, boot qemu-system-x86_64
+#           under multi-threaded TCG (-smp 2, numa=fake=2, hugepages) with
+#           a timeout, and let compare.py check the console against
+#           "PTCORPUS" (tests/corpus/ptcorpus) run here; a flavour other
+#           than stock must pass and fail the same selftests as stock
+#           (compare-selftests.py against out-stock/selftests.txt).
 #
 # Build directories live in $PRIOTREE_KBUILD (default
 # /var/tmp/libpriotree-kbuild): out-<flavour>/.  They are
 # kept, so a second run rebuilds only what changed.  PRIOTREE_QEMU_TIMEOUT
-# (seconds, default 1200) bounds each boot; PRIOTREE_QEMU_ACCEL=kvm uses
-# KVM where it works (the default is TCG).
+# (seconds, default 2400) bounds each boot; PRIOTREE_QEMU_ACCEL=kvm uses
+# KVM where it works (the default is TCG); PRIOTREE_QEMU_SMP (default 2)
+# sets the CPUs; PRIOTREE_STRESS_SECS (default 8) each stress walker's
+# time.
 
 set -eu
 
@@ -98,6 +107,19 @@ build_kernel() {
 	echo "run-suite.sh: bzImage ($1) built in $(($(stamp) - t0)) s" >&2
 }
 
+# A static guest program from guest/NAME.c, rebuilt when it or guest.h
+# changed: static, so the busybox-only guest needs no libc of its own.
+build_guest() {
+	prog=$objdir/$1
+	if [ ! -x "$prog" ] || [ "$here/guest/$1.c" -nt "$prog" ] ||
+	   [ "$here/guest/guest.h" -nt "$prog" ]; then
+		${HOSTCC:-cc} -static -O2 -Wall -Wextra -Werror -o "$prog.new" \
+			"$here/guest/$1.c" ||
+			die "cannot build guest/$1.c statically (libc6-dev has libc.a)"
+		mv "$prog.new" "$prog"
+	fi
+}
+
 build_initramfs() {
 	gen=$kbuild/gen_init_cpio
 	if [ ! -x "$gen" ] || [ "$tree/usr/gen_init_cpio.c" -nt "$gen" ]; then
@@ -107,20 +129,36 @@ build_initramfs() {
 	[ -x /bin/busybox ] || die "/bin/busybox missing: install busybox-static"
 	file /bin/busybox 2>/dev/null | grep -q 'statically linked' ||
 		die "/bin/busybox is not static: install busybox-static"
-	# static, so the busybox-only guest needs no libc of its own
-	work=$objdir/mmapwork
-	if [ ! -x "$work" ] || [ "$here/guest/mmapwork.c" -nt "$work" ] ||
-	   [ "$here/guest/guest.h" -nt "$work" ]; then
-		${HOSTCC:-cc} -static -O2 -Wall -Wextra -Werror -o "$work.new" \
-			"$here/guest/mmapwork.c" ||
-			die "cannot build guest/mmapwork.c statically (libc6-dev has libc.a)"
-		mv "$work.new" "$work"
-	fi
-	sed "s|@BUSYBOX@|/bin/busybox|; s|@INIT@|$here/initramfs/init|; s|@MMAPWORK@|$work|" \
-		"$here/initramfs/initramfs.list" >"$objdir/initramfs.list"
+	build_guest mmapwork
+	build_guest stress
+	# the kernel's own vm selftests, static, from the same tree
+	selftests=$kbuild/selftests
+	"$here/build-selftests.sh" "$tree" "$selftests" ||
+		die "building the vm selftests failed"
+	{
+		sed "s|@BUSYBOX@|/bin/busybox|; s|@INIT@|$here/initramfs/init|; s|@MMAPWORK@|$objdir/mmapwork|; s|@STRESS@|$objdir/stress|; s|@SELFTESTS_SH@|$here/initramfs/selftests.sh|" \
+			"$here/initramfs/initramfs.list"
+		for t in "$selftests"/bin/*; do
+			case $t in *.log) continue ;; esac
+			echo "file /selftests/${t##*/} $t 0755 0 0"
+		done
+	} >"$objdir/initramfs.list"
 	"$gen" "$objdir/initramfs.list" >"$objdir/initramfs.cpio.new" ||
 		die "gen_init_cpio failed"
 	mv "$objdir/initramfs.cpio.new" "$objdir/initramfs.cpio"
+}
+
+# Two virtio disks made fresh for each boot: an ext2 file system
+# (writeback, truncate) and a swap device (mkswap in the guest).
+make_disks() {
+	# mkfs.ext2 lives in sbin, which a user's PATH may lack
+	PATH=$PATH:/usr/sbin:/sbin
+	command -v mkfs.ext2 >/dev/null || die "mkfs.ext2 missing: install e2fsprogs"
+	rm -f "$objdir/disk.img" "$objdir/swap.img"
+	truncate -s 64M "$objdir/disk.img"
+	mkfs.ext2 -q -F -b 4096 "$objdir/disk.img" >/dev/null 2>&1 ||
+		die "mkfs.ext2 $objdir/disk.img failed"
+	truncate -s 128M "$objdir/swap.img"
 }
 
 boot() {
@@ -148,20 +186,32 @@ boot() {
 		echo "run-suite.sh: the userspace corpus run failed (exit $user_rc); booting anyway" >&2
 	fi
 
-	cmdline=
+	make_disks
+	# numa=fake=2: two nodes for migration; hugepages: the hugetlb
+	# selftests; pt.*: read by /init.
+	smp=${PRIOTREE_QEMU_SMP:-2}
+	stress_secs=${PRIOTREE_STRESS_SECS:-8}
+	cmdline=" numa=fake=2 hugepages=160 pt.flavour=$flavour pt.stress=$stress_secs"
 	case $flavour in
-	debug|kasan) cmdline=" kfence.sample_interval=1" ;;
+	debug|kasan) cmdline="$cmdline kfence.sample_interval=1" ;;
 	esac
 	accel=${PRIOTREE_QEMU_ACCEL:-tcg}
-	timeout=${PRIOTREE_QEMU_TIMEOUT:-1200}
+	# multi-threaded TCG: one host thread per vCPU, real SMP races
+	case $accel in
+	tcg) accel=tcg,thread=multi ;;
+	esac
+	timeout=${PRIOTREE_QEMU_TIMEOUT:-2400}
 	rm -f "$objdir/console.log"
 	t0=$(stamp)
 	set +e
-	timeout "$timeout" qemu-system-x86_64 -accel "$accel" -m 1024 -smp 1 \
+	timeout "$timeout" qemu-system-x86_64 -accel "$accel" -m 2048 \
+		-smp "$smp" \
 		-nographic -no-reboot -monitor none \
 		-serial "file:$objdir/console.log" \
 		-kernel "$objdir/arch/x86/boot/bzImage" \
 		-initrd "$objdir/initramfs.cpio" \
+		-drive "file=$objdir/disk.img,if=virtio,format=raw" \
+		-drive "file=$objdir/swap.img,if=virtio,format=raw" \
 		-append "console=ttyS0 panic=-1 no_timer_check kunit.stats_enabled=1$cmdline" \
 		</dev/null >"$objdir/qemu.log" 2>&1
 	rc=$?
@@ -173,7 +223,19 @@ boot() {
 	cmp_rc=0
 	python3 "$here/compare.py" --user "$objdir/user-digests.txt" \
 		--console "$objdir/console.log" --label "$flavour kernel" \
-		--qemu-rc "$rc" || cmp_rc=$?
+		--qemu-rc "$rc" --smp "$smp" \
+		--selftests-out "$objdir/selftests.txt" || cmp_rc=$?
+	# The prio-tree kernels must pass and fail the same vm selftests
+	# as stock (i_mmap on the rbtree), which runs first in meson.
+	if [ "$flavour" != stock ]; then
+		if [ -s "$kbuild/out-stock/selftests.txt" ]; then
+			python3 "$here/compare-selftests.py" \
+				"$kbuild/out-stock/selftests.txt" \
+				"$objdir/selftests.txt" || cmp_rc=$?
+		else
+			echo "run-suite.sh: no stock selftest results to compare with (run boot stock first)" >&2
+		fi
+	fi
 	[ "$user_rc" = 0 ] || die "the userspace corpus run failed (above)"
 	[ "$cmp_rc" = 0 ] || die "the $flavour kernel run differs (above)"
 }
@@ -192,41 +254,57 @@ identity)
 	;;
 w1)
 	port "$@"
-	configure default
-	# the whole kernel first (the boot step reuses it): its .o files say
-	# which of the patched files this configuration compiles
-	build_kernel default
-	# The .s targets run the compiler with every flag and warning of the
-	# .o build but leave the .o files alone, so W=1 here never forces a
-	# rebuild of the boot kernel.  Delete them first: always recompile.
-	# Every twin .c file (port.sh --twins) that this configuration
-	# compiles: the .o files say which.
-	objs=
-	for c in $("$here/port.sh" --twins | awk '$2 ~ /\.c$/ { print $2 }'); do
-		[ -f "$objdir/${c%.c}.o" ] && objs="$objs ${c%.c}.s"
+	# The two kernels CI boots: debug (i_mmap on the prio tree, lockdep)
+	# and stock (i_mmap on the rbtree); both compile the twins and the
+	# patched kernel files, each down its own #ifdef branches.
+	for flavour in ${PRIOTREE_W1_FLAVOURS:-debug stock}; do
+		configure "$flavour"
+		# the whole kernel first (the boot step reuses it): its .o files
+		# say which of the patched files this configuration compiles
+		build_kernel "$flavour"
+		# The .s targets run the compiler with every flag and warning of
+		# the .o build but leave the .o files alone, so W=1 here never
+		# forces a rebuild of the boot kernel.  Delete them first: always
+		# recompile.  Every twin .c file (port.sh --twins) that this
+		# configuration compiles: the .o files say which.
+		objs=
+		for c in $("$here/port.sh" --twins | awk '$2 ~ /\.c$/ { print $2 }'); do
+			[ -f "$objdir/${c%.c}.o" ] && objs="$objs ${c%.c}.s"
+		done
+		[ -n "$objs" ] || die "the $flavour kernel build compiled none of the twins"
+		# and every kernel .c file the patches change that this
+		# configuration builds
+		for s in $(sed -n 's|^+++ b/\(.*\)\.c$|\1.s|p' "$here"/patches/*.patch |
+			   sort -u); do
+			[ -f "$objdir/${s%.s}.o" ] && objs="$objs $s"
+		done
+		for o in $objs; do
+			rm -f "$objdir/$o"
+		done
+		kmake W=1 $objs >"$objdir/w1.log" 2>&1 || {
+			cat "$objdir/w1.log" >&2
+			die "W=1 build ($flavour) failed"
+		}
+		for o in $objs; do
+			[ -s "$objdir/$o" ] || die "W=1 build ($flavour) did not compile $o"
+		done
+		grep -E '^  CC ' "$objdir/w1.log" || true
+		if grep -E 'warning:|error:' "$objdir/w1.log" >&2; then
+			die "W=1 warnings in the ported files ($flavour kernel, above)"
+		fi
+		echo "run-suite.sh: W=1 compile ($flavour) of $objs: no warnings"
 	done
-	[ -n "$objs" ] || die "the kernel build compiled none of the twins"
-	# and every kernel .c file the patches change that this
-	# configuration builds (fs/hugetlbfs/inode.c, say, it does not)
-	for s in $(sed -n 's|^+++ b/\(.*\)\.c$|\1.s|p' "$here"/patches/*.patch |
-		   sort -u); do
-		[ -f "$objdir/${s%.s}.o" ] && objs="$objs $s"
-	done
-	for o in $objs; do
-		rm -f "$objdir/$o"
-	done
-	kmake W=1 $objs >"$objdir/w1.log" 2>&1 || {
-		cat "$objdir/w1.log" >&2
-		die "W=1 build failed"
-	}
-	for o in $objs; do
-		[ -s "$objdir/$o" ] || die "W=1 build did not compile $o"
-	done
-	grep -E '^  CC ' "$objdir/w1.log" || true
-	if grep -E 'warning:|error:' "$objdir/w1.log" >&2; then
-		die "W=1 warnings in the ported files (above)"
-	fi
-	echo "run-suite.sh: W=1 compile of $objs: no warnings"
+	;;
+config|build)
+	# configure (and build) one flavour only: "config" checks that every
+	# fragment line survives olddefconfig in seconds; "build" prepares a
+	# kernel for a later boot.
+	[ $# -ge 1 ] || die "usage: run-suite.sh $mode FLAVOUR [TREE]"
+	flavour=$1
+	shift
+	port "$@"
+	configure "$flavour"
+	[ "$mode" = config ] || build_kernel "$flavour"
 	;;
 boot)
 	[ $# -ge 2 ] || die "usage: run-suite.sh boot default|debug|kasan|stock PTCORPUS [TREE]"
