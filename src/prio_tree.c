@@ -14,6 +14,7 @@
 #include <linux/bitops.h>
 #include <linux/errno.h>
 #include <linux/mm.h>
+#include <linux/mmdebug.h>
 #include <linux/prio_tree.h>
 #include <linux/vma_prio_tree.h>
 
@@ -269,10 +270,11 @@ static void __prio_tree_replace(struct prio_tree_root *root,
 {
 	INIT_PRIO_TREE_NODE(node);
 	if (prio_tree_root(old)) {
-		BUG_ON(root->prio_tree_node != old);
+		VM_BUG_ON(root->prio_tree_node != old);
 		root->prio_tree_node = node;
 	} else {
-		BUG_ON(old->parent->left != old && old->parent->right != old);
+		VM_BUG_ON(old->parent->left != old &&
+			  old->parent->right != old);
 		set_child(old->parent, old->parent->right == old, node);
 	}
 	if (!prio_tree_left_empty(old))
@@ -389,7 +391,7 @@ __prio_tree_insert(struct prio_tree_root *root, struct prio_tree_node *node,
 		node_key(cur, raw, &r, &h);
 		if (r == radix && h == heap) {
 			/* only the original key can meet its twin (6) */
-			BUG_ON(carried != node);
+			VM_BUG_ON(carried != node);
 			return cur;
 		}
 		if (ranks_before(radix, heap, r, h)) {
@@ -401,7 +403,7 @@ __prio_tree_insert(struct prio_tree_root *root, struct prio_tree_node *node,
 			heap = h;
 		}
 		/* distinct keys part before the size bits run out (3), (6) */
-		BUG_ON(!path.mask);
+		VM_BUG_ON(!path.mask);
 		right = path_goes_right(&path, radix, heap);
 		tmp = right ? cur->right : cur->left;
 		if (tmp == cur) {
@@ -544,7 +546,7 @@ void prio_tree_remove(struct prio_tree_root *root, struct prio_tree_node *node)
 	 * side @hole_right, with the subtrees @left and @right hanging below.
 	 */
 	parent = prio_tree_root(node) ? NULL : node->parent;
-	BUG_ON(!parent && root->prio_tree_node != node);
+	VM_BUG_ON(!parent && root->prio_tree_node != node);
 	hole_right = parent && parent->right == node;
 	left = left_child(node);
 	right = right_child(node);
@@ -740,7 +742,7 @@ struct prio_tree_node *prio_tree_next(const struct prio_tree_root *root,
 {
 	if (!iter->cur)
 		return NULL;
-	BUG_ON(iter->root != root);
+	VM_BUG_ON(iter->root != root);
 	if (root->raw)
 		return __prio_tree_next_raw(iter, begin, end);
 	return prio_tree_walk_plain(iter, begin, end);

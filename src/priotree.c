@@ -29,6 +29,7 @@
 #include <linux/kernel.h>
 #include <linux/errno.h>
 #include <linux/list.h>
+#include <linux/mmdebug.h>
 #include <linux/prio_tree.h>
 #include <linux/slab.h>
 
@@ -265,7 +266,7 @@ int priotree_insert(struct priotree *pt, unsigned long start,
 		fresh->zombie = false;
 		range = to_range(prio_tree_insert(&pt->root, &fresh->node));
 		/* lookup just said the interval is absent */
-		BUG_ON(range != fresh);
+		VM_BUG_ON(range != fresh);
 	}
 	entry->range = range;
 	list_add_tail(&entry->link, &range->entries);

@@ -11,6 +11,7 @@
 #include <linux/errno.h>
 #include <linux/list.h>
 #include <linux/mm.h>
+#include <linux/mmdebug.h>
 #include <linux/prio_tree.h>
 #include <linux/vma_prio_tree.h>
 
@@ -86,9 +87,9 @@ static void vma_debug_range(const struct vm_area_struct *vma)
 void __vma_prio_tree_add(struct vm_area_struct *vma, struct vm_area_struct *old)
 {
 	vma_debug_range(vma);
-	BUG_ON(RADIX_INDEX(vma) != RADIX_INDEX(old));
-	BUG_ON(HEAP_INDEX(vma) != HEAP_INDEX(old));
-	BUG_ON(vma_shared_empty(old));
+	VM_BUG_ON_VMA(RADIX_INDEX(vma) != RADIX_INDEX(old), vma);
+	VM_BUG_ON_VMA(HEAP_INDEX(vma) != HEAP_INDEX(old), vma);
+	VM_BUG_ON_VMA(vma_shared_empty(old), old);
 
 	INIT_LIST_HEAD(&vma->shared.vm_set.list);
 	vma->shared.vm_set.parent = NULL;
@@ -123,7 +124,7 @@ void __vma_prio_tree_insert(struct prio_tree_root *root,
 	vma_debug_range(vma);
 	if (prio_tree_empty(root))
 		root->raw = 1;
-	BUG_ON(!root->raw);
+	VM_BUG_ON(!root->raw);
 
 	node = prio_tree_insert(root, vma_node(vma));
 	if (node == vma_node(vma)) {
@@ -149,17 +150,14 @@ void __vma_prio_tree_remove(struct prio_tree_root *root,
 {
 	struct vm_area_struct *node, *head, *new_head = NULL;
 
-	if (vma_shared_empty(vma)) {
-		pr_err("prio_tree: removing vma [%#lx, %#lx) that is in no tree\n",
-		       vma->vm_start, vma->vm_end);
-		BUG();
-	}
+	/* a vma in no tree: its unlinking would write through stale links */
+	VM_BUG_ON_VMA(vma_shared_empty(vma), vma);
 
 	if (!vma_is_tree_node(vma)) {
 		node = vma->shared.vm_set.head;
 		if (node) {
 			/* a list head: its first member, if any, succeeds it */
-			BUG_ON(node->shared.vm_set.head != vma);
+			VM_BUG_ON_VMA(node->shared.vm_set.head != vma, vma);
 			if (!list_empty(&vma->shared.vm_set.list))
 				new_head = vm_set_entry(vma->shared.vm_set.list.next);
 			node->shared.vm_set.head = new_head;
@@ -179,7 +177,7 @@ void __vma_prio_tree_remove(struct prio_tree_root *root,
 	}
 
 	/* the head becomes the tree node, its first member the new head */
-	BUG_ON(head->shared.vm_set.head != vma);
+	VM_BUG_ON_VMA(head->shared.vm_set.head != vma, vma);
 	if (!list_empty(&head->shared.vm_set.list)) {
 		new_head = vm_set_entry(head->shared.vm_set.list.next);
 		list_del_init(&head->shared.vm_set.list);
@@ -274,7 +272,7 @@ struct vm_area_struct *__vma_prio_tree_next(struct vm_area_struct *vma,
 	/* prio_tree_next(), less its checks and the flavour test: one call */
 	if (!iter->cur)
 		return NULL;
-	BUG_ON(iter->root != root || !root->raw);
+	VM_BUG_ON(iter->root != root || !root->raw);
 	node = __prio_tree_next_raw(iter, begin, end);
 	return node ? node_vma(node) : NULL;
 }

@@ -219,7 +219,8 @@ static void vma_remove_stray(void)
 static void test_vma_remove_in_no_tree(void **state)
 {
 	static const char *const needles[] = {
-		"that is in no tree", "vma_prio_tree.c:", NULL,
+		"VM_BUG_ON_VMA(vma_shared_empty(vma))", "vma_prio_tree.c:",
+		"start 0x10000 end 0x13000 pgoff 0x3", NULL,
 	};
 
 	(void)state;
