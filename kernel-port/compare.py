@@ -4,6 +4,7 @@
 
     compare.py --user USER-DIGESTS --console CONSOLE-LOG [--label NAME]
                [--qemu-rc RC] [--smp N] [--selftests-out FILE]
+               [--vma-size-out FILE]
 
 USER-DIGESTS holds the "PT-DIGEST <scenario> <hex>" lines of
 tests/corpus/ptcorpus; CONSOLE-LOG is the kernel's serial console.  Exit 0
@@ -15,7 +16,11 @@ only when:
     order, and the kernel printed no digest userspace did not,
   - the guest workload (guest/mmapwork.c, run by initramfs/init on tmpfs
     and on ramfs) printed "PT-MMAP <test> ok" for each of its tests on
-    each file system, and no FAIL.
+    each file system, and no FAIL,
+  - the kernel brought up --smp CPUs (its "smpboot: Total of N" line),
+  - the stress program (guest/stress.c) printed "PT-STRESS <walker> ok"
+    for every rmap walker, the vm selftests ran to their end, and the
+    KUnit suite printed the vma's size (PT-VMA-SIZE).
 Otherwise it prints one line per problem, naming the first scenario that
 differs, and exits 1.
 """
@@ -36,6 +41,8 @@ REPORT = re.compile(
     r"|KFENCE: |Out of memory:|INFO: task .* blocked)")
 # Console lines that are test output, not kernel reports.
 QUOTED = re.compile(r"^PT-SELFTEST-OUT ")
+VMA_SIZE = re.compile(r"PT-VMA-SIZE i_mmap=(\S+) vm_area_struct=(\d+) "
+                      r"shared=(\d+)")
 SMPBOOT = re.compile(r"smpboot: Total of (\d+) processors? activated.*")
 STRESS = re.compile(r"PT-STRESS (\S+) (ok|FAIL)(.*)$")
 STRESS_WANT = ["idle", "truncate", "punch", "migrate", "pageout", "writeback"]
@@ -72,6 +79,7 @@ def main():
     ap.add_argument("--qemu-rc", type=int, default=0)
     ap.add_argument("--smp", type=int, default=1)
     ap.add_argument("--selftests-out")
+    ap.add_argument("--vma-size-out")
     args = ap.parse_args()
 
     problems = []
@@ -168,6 +176,18 @@ def main():
         if key not in mmap:
             problems.append(f"{args.console}:1: expected a PT-MMAP {key[1]} "
                             f"line for {key[0]}, found none")
+
+    # The vma's size, into the test log and, with --vma-size-out, a file
+    # for run-suite.sh to hold the prio-tree kernel's against stock's.
+    sizes = [m for m in map(VMA_SIZE.search, console) if m]
+    if sizes:
+        print(f"{args.label}: {sizes[-1].group(0)}")
+        if args.vma_size_out:
+            with open(args.vma_size_out, "w") as f:
+                f.write(sizes[-1].group(0) + "\n")
+    else:
+        problems.append(f"{args.console}:1: expected a PT-VMA-SIZE line, "
+                        f"found none")
 
     # CPUs: the kernel's own count, into the test log.
     cpus = [(n, SMPBOOT.search(l)) for n, l in enumerate(console, 1)

@@ -224,7 +224,8 @@ boot() {
 	python3 "$here/compare.py" --user "$objdir/user-digests.txt" \
 		--console "$objdir/console.log" --label "$flavour kernel" \
 		--qemu-rc "$rc" --smp "$smp" \
-		--selftests-out "$objdir/selftests.txt" || cmp_rc=$?
+		--selftests-out "$objdir/selftests.txt" \
+		--vma-size-out "$objdir/vma-size.txt" || cmp_rc=$?
 	# The prio-tree kernels must pass and fail the same vm selftests
 	# as stock (i_mmap on the rbtree), which runs first in meson.
 	if [ "$flavour" != stock ]; then
@@ -234,6 +235,19 @@ boot() {
 				"$objdir/selftests.txt" || cmp_rc=$?
 		else
 			echo "run-suite.sh: no stock selftest results to compare with (run boot stock first)" >&2
+		fi
+		# the vma must not grow: same size as with i_mmap on the rbtree
+		stock_size=$(sed -n 's/.* vm_area_struct=\([0-9]*\).*/\1/p' \
+			"$kbuild/out-stock/vma-size.txt" 2>/dev/null)
+		size=$(sed -n 's/.* vm_area_struct=\([0-9]*\).*/\1/p' \
+			"$objdir/vma-size.txt" 2>/dev/null)
+		if [ -z "$stock_size" ]; then
+			echo "run-suite.sh: no stock vma size to compare with (run boot stock first)" >&2
+		elif [ "$size" != "$stock_size" ]; then
+			echo "run-suite.sh: expected sizeof(struct vm_area_struct) $stock_size as on stock, the $flavour kernel has ${size:-none}" >&2
+			cmp_rc=1
+		else
+			echo "run-suite.sh: sizeof(struct vm_area_struct): stock $stock_size, $flavour $size"
 		fi
 	fi
 	[ "$user_rc" = 0 ] || die "the userspace corpus run failed (above)"

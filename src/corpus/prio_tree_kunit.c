@@ -14,10 +14,19 @@
  * brute-force oracle.  A last case checks the corpus is as large as the
  * issue asks (>= 50 scenarios, >= 1,000,000 operations) and prints the
  * totals as a PT-TOTAL line.
+ *
+ * A third case prints the size of struct vm_area_struct as
+ *
+ *	PT-VMA-SIZE i_mmap=<prio|rbtree> vm_area_struct=<bytes> shared=<bytes>
+ *
+ * so run-suite.sh can show that a kernel with i_mmap on the prio tree
+ * has the same vma as one without (patch 0001 keeps every view of
+ * vma->shared inside the interval tree's four words).
  */
 
 #include <kunit/test.h>
 #include <linux/kernel.h>
+#include <linux/mm_types.h>
 #include <linux/string.h>
 
 #include "pt_corpus.h"
@@ -78,9 +87,27 @@ static void pt_kunit_corpus_size(struct kunit *test)
 	KUNIT_EXPECT_GE(test, pt_kunit_ops, PT_KUNIT_MIN_OPS);
 }
 
+static void pt_kunit_vma_layout(struct kunit *test)
+{
+	const size_t rb_words = sizeof(struct rb_node) + sizeof(unsigned long);
+
+	pr_info("PT-VMA-SIZE i_mmap=%s vm_area_struct=%zu shared=%zu\n",
+		IS_ENABLED(CONFIG_I_MMAP_PRIO_TREE) ? "prio" : "rbtree",
+		sizeof(struct vm_area_struct),
+		sizeof_field(struct vm_area_struct, shared));
+	/* every view of the union fits in the rb linkage's storage */
+	KUNIT_EXPECT_EQ(test, sizeof_field(struct vm_area_struct, shared),
+			rb_words);
+	KUNIT_EXPECT_LE(test, sizeof_field(struct vm_area_struct,
+					   shared.vm_set), rb_words);
+	KUNIT_EXPECT_LE(test, sizeof_field(struct vm_area_struct,
+					   shared.prio_tree_node), rb_words);
+}
+
 static struct kunit_case pt_kunit_cases[] = {
 	KUNIT_CASE_PARAM(pt_kunit_scenario, pt_kunit_gen_params),
 	KUNIT_CASE(pt_kunit_corpus_size),
+	KUNIT_CASE(pt_kunit_vma_layout),
 	{}
 };
 
