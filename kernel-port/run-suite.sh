@@ -8,6 +8,7 @@
 #   kernel-port/run-suite.sh w1 [TREE]
 #   kernel-port/run-suite.sh config|build FLAVOUR [TREE]
 #   kernel-port/run-suite.sh boot default|debug|kasan|stock PTCORPUS [TREE]
+#   kernel-port/run-suite.sh race [BOOTS] [TREE]
 #
 # identity  port the sources (port.sh) and prove byte identity.
 # w1        build the debug and the stock kernel, then compile the ported
@@ -27,6 +28,9 @@
 #           "PTCORPUS" (tests/corpus/ptcorpus) run here; a flavour other
 #           than stock must pass and fail the same selftests as stock
 #           (compare-selftests.py against out-stock/selftests.txt).
+# race      the debug kernel with the mremap fix reverted
+#           (race/*.patch), booted BOOTS times with the stress program
+#           alone: does stress catch the race the fix closes?
 #
 # Build directories live in $PRIOTREE_KBUILD (default
 # /var/tmp/libpriotree-kbuild): out-<flavour>/.  They are
@@ -69,6 +73,7 @@ configure() {
 	frags="$here/configs/base.config"
 	case $flavour in
 	debug|stock) frags="$frags $here/configs/$flavour.config" ;;
+	race) frags="$frags $here/configs/debug.config" ;;
 	kasan) frags="$frags $here/configs/debug.config $here/configs/kasan.config" ;;
 	esac
 	want=$(cat $frags | sha256sum | cut -c1-16)
@@ -161,37 +166,17 @@ make_disks() {
 	truncate -s 128M "$objdir/swap.img"
 }
 
-boot() {
-	flavour=$1
-	ptcorpus=$2
-	[ -x "$ptcorpus" ] || die "userspace corpus program $ptcorpus missing"
-	command -v qemu-system-x86_64 >/dev/null ||
-		die "qemu-system-x86_64 missing: install qemu-system-x86"
-	configure "$flavour"
-	build_kernel "$flavour"
-	"$here/check-identity.sh" "$tree" "$objdir" >"$objdir/identity.txt" || {
-		cat "$objdir/identity.txt" >&2
-		die "identity check against the built objects failed"
-	}
-	tail -1 "$objdir/identity.txt" >&2
-	build_initramfs
-
-	# A failing userspace scenario does not stop the boot: the kernel
-	# must catch the same failure, and compare.py shows both.
-	user_rc=0
-	"$ptcorpus" >"$objdir/user-digests.txt" 2>"$objdir/user-stderr.txt" ||
-		user_rc=$?
-	if [ "$user_rc" != 0 ]; then
-		grep -v '^PT-' "$objdir/user-stderr.txt" >&2 || true
-		echo "run-suite.sh: the userspace corpus run failed (exit $user_rc); booting anyway" >&2
-	fi
-
+# run_qemu EXTRA: boot out-$flavour's bzImage and initramfs on fresh disk
+# images, the serial console into $objdir/console.log; EXTRA is appended
+# to the kernel command line.  Leaves qemu's exit status in $rc (124:
+# killed by the timeout).
+run_qemu() {
 	make_disks
 	# numa=fake=2: two nodes for migration; hugepages: the hugetlb
 	# selftests; pt.*: read by /init.
 	smp=${PRIOTREE_QEMU_SMP:-2}
 	stress_secs=${PRIOTREE_STRESS_SECS:-8}
-	cmdline=" numa=fake=2 hugepages=160 pt.flavour=$flavour pt.stress=$stress_secs"
+	cmdline=" numa=fake=2 hugepages=160 pt.flavour=$flavour pt.stress=$stress_secs$1"
 	case $flavour in
 	debug|kasan) cmdline="$cmdline kfence.sample_interval=1" ;;
 	esac
@@ -220,6 +205,34 @@ boot() {
 	echo "run-suite.sh: qemu ($flavour, $accel) exited $rc after $secs s" >&2
 	[ "$rc" = 124 ] && echo "run-suite.sh: qemu killed after the ${timeout} s timeout" >&2
 	[ "$rc" = 0 ] || [ "$rc" = 124 ] || cat "$objdir/qemu.log" >&2
+}
+
+boot() {
+	flavour=$1
+	ptcorpus=$2
+	[ -x "$ptcorpus" ] || die "userspace corpus program $ptcorpus missing"
+	command -v qemu-system-x86_64 >/dev/null ||
+		die "qemu-system-x86_64 missing: install qemu-system-x86"
+	configure "$flavour"
+	build_kernel "$flavour"
+	"$here/check-identity.sh" "$tree" "$objdir" >"$objdir/identity.txt" || {
+		cat "$objdir/identity.txt" >&2
+		die "identity check against the built objects failed"
+	}
+	tail -1 "$objdir/identity.txt" >&2
+	build_initramfs
+
+	# A failing userspace scenario does not stop the boot: the kernel
+	# must catch the same failure, and compare.py shows both.
+	user_rc=0
+	"$ptcorpus" >"$objdir/user-digests.txt" 2>"$objdir/user-stderr.txt" ||
+		user_rc=$?
+	if [ "$user_rc" != 0 ]; then
+		grep -v '^PT-' "$objdir/user-stderr.txt" >&2 || true
+		echo "run-suite.sh: the userspace corpus run failed (exit $user_rc); booting anyway" >&2
+	fi
+
+	run_qemu ""
 	cmp_rc=0
 	python3 "$here/compare.py" --user "$objdir/user-digests.txt" \
 		--console "$objdir/console.log" --label "$flavour kernel" \
@@ -331,6 +344,53 @@ boot)
 	esac
 	port "$@"
 	boot "$flavour" "$ptcorpus"
+	;;
+race)
+	# race [BOOTS] [TREE]: the debug kernel with race/revert-*.patch, in
+	# out-race/ (a copy of out-debug/, so only mm/mmap.o and the link
+	# are new), booted BOOTS times (default 3) with the stress program
+	# alone.  A measurement, not a test: it prints per boot and walker
+	# whether stress caught the reverted fix's race, and fails only
+	# when a boot did not run to its end.
+	boots=${1:-3}
+	[ $# -ge 1 ] && shift
+	case $boots in
+	''|*[!0-9]*) die "usage: run-suite.sh race [BOOTS] [TREE]" ;;
+	esac
+	port "$@"
+	flavour=race
+	objdir=$kbuild/out-race
+	if [ ! -d "$objdir" ]; then
+		[ -f "$kbuild/out-debug/vmlinux" ] ||
+			die "build the debug kernel first: run-suite.sh build debug"
+		cp -a "$kbuild/out-debug" "$objdir"
+	fi
+	configure race
+	# Revert in the shared tree only while this kernel builds; the
+	# fixed file returns with its old mtime, so out-debug's mmap.o stays
+	# valid and out-race's (newer) keeps the revert.
+	cp -p "$tree/mm/mmap.c" "$kbuild/mmap.c.fixed"
+	trap 'cp -p "$kbuild/mmap.c.fixed" "$tree/mm/mmap.c"' EXIT
+	for p in "$here"/race/*.patch; do
+		patch -s -p1 -d "$tree" <"$p" || die "cannot apply $p"
+	done
+	build_kernel race
+	cp -p "$kbuild/mmap.c.fixed" "$tree/mm/mmap.c"
+	trap - EXIT
+	build_initramfs
+	b=1
+	while [ "$b" -le "$boots" ]; do
+		# pt.seed: another random sequence of mutations each boot
+		run_qemu " pt.mode=race pt.seed=$b kunit.filter_glob=pt-race-none"
+		cp "$objdir/console.log" "$objdir/console-$b.log"
+		grep -q PT-INIT-DONE "$objdir/console.log" ||
+			die "race boot $b did not reach PT-INIT-DONE: $objdir/console-$b.log"
+		sed -n "s/.*\(PT-STRESS [a-z]* \(ok\|FAIL\).*\)/PT-RACE boot=$b \1/p" \
+			"$objdir/console.log" | cut -c1-300
+		grep -E "BUG: |WARNING: |Oops|INFO: task .* blocked|rcu.*stall" \
+			"$objdir/console.log" | sed "s/^/PT-RACE boot=$b report: /" | head -5
+		b=$((b + 1))
+	done
 	;;
 *)
 	die "unknown mode $mode"
