@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
 # The kernel's own vm selftests (tools/testing/selftests/vm and memfd, built
 # statically by kernel-port/build-selftests.sh), run by /init after the
 # stress program.  One line per test on the console:
