@@ -19,7 +19,8 @@ only when:
     each file system, and no FAIL,
   - the kernel brought up --smp CPUs (its "smpboot: Total of N" line),
   - the stress program (guest/stress.c) printed "PT-STRESS <walker> ok"
-    for every rmap walker, the vm selftests ran to their end, and the
+    for every rmap walker, guest/iusers.c "PT-IUSER <user> ok" for
+    hwpoison and uprobe, the vm selftests ran to their end, and the
     KUnit suite printed the vma's size (PT-VMA-SIZE).
 Otherwise it prints one line per problem, naming the first scenario that
 differs, and exits 1.
@@ -45,6 +46,8 @@ VMA_SIZE = re.compile(r"PT-VMA-SIZE i_mmap=(\S+) vm_area_struct=(\d+) "
                       r"shared=(\d+)")
 SMPBOOT = re.compile(r"smpboot: Total of (\d+) processors? activated.*")
 STRESS = re.compile(r"PT-STRESS (\S+) (ok|FAIL)(.*)$")
+IUSER = re.compile(r"PT-IUSER (\S+) (ok|FAIL)(.*)$")
+IUSER_WANT = ["hwpoison", "uprobe"]
 STRESS_WANT = ["idle", "truncate", "punch", "migrate", "pageout", "writeback"]
 SELFTEST = re.compile(r"PT-SELFTEST (\S+) (\S+) (ok|not ok|skip)(?: (.*))?$")
 TIMESTAMP = re.compile(r"^\[\s*\d+\.\d+\]\s?")
@@ -218,6 +221,22 @@ def main():
             problems.append(f"{args.console}:1: expected a PT-STRESS {walker} "
                             f"line, found none")
 
+    # Two more i_mmap users (guest/iusers.c): every one ok.
+    iusers = {}
+    for n, line in enumerate(console, 1):
+        m = IUSER.search(line)
+        if not m:
+            continue
+        user, verdict, rest = m.group(1), m.group(2), m.group(3).strip()
+        iusers[user] = (verdict, rest)
+        if verdict != "ok":
+            problems.append(f"{args.console}:{n}: expected PT-IUSER {user} "
+                            f"ok, found: FAIL {rest}")
+    for user in IUSER_WANT:
+        if user not in iusers:
+            problems.append(f"{args.console}:1: expected a PT-IUSER {user} "
+                            f"line, found none")
+
     # The vm selftests: listed here; stock vs. prio in compare-selftests.py.
     selftests = []
     for line in console:
@@ -244,6 +263,10 @@ def main():
         if walker in stress:
             print(f"PT-STRESS {args.label} {walker} {stress[walker][0]} "
                   f"{stress[walker][1]}")
+    for user in IUSER_WANT:
+        if user in iusers:
+            print(f"PT-IUSER {args.label} {user} {iusers[user][0]} "
+                  f"{iusers[user][1]}")
     for name, verdict, why in selftests:
         print(f"PT-SELFTEST {args.label} {name} {verdict}"
               + (f" {why}" if why else ""))

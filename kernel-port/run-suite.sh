@@ -136,12 +136,13 @@ build_initramfs() {
 		die "/bin/busybox is not static: install busybox-static"
 	build_guest mmapwork
 	build_guest stress
+	build_guest iusers
 	# the kernel's own vm selftests, static, from the same tree
 	selftests=$kbuild/selftests
 	"$here/build-selftests.sh" "$tree" "$selftests" ||
 		die "building the vm selftests failed"
 	{
-		sed "s|@BUSYBOX@|/bin/busybox|; s|@INIT@|$here/initramfs/init|; s|@MMAPWORK@|$objdir/mmapwork|; s|@STRESS@|$objdir/stress|; s|@SELFTESTS_SH@|$here/initramfs/selftests.sh|" \
+		sed "s|@BUSYBOX@|/bin/busybox|; s|@INIT@|$here/initramfs/init|; s|@MMAPWORK@|$objdir/mmapwork|; s|@STRESS@|$objdir/stress|; s|@IUSERS@|$objdir/iusers|; s|@SELFTESTS_SH@|$here/initramfs/selftests.sh|" \
 			"$here/initramfs/initramfs.list"
 		for t in "$selftests"/bin/*; do
 			case $t in *.log) continue ;; esac

@@ -489,28 +489,78 @@ struct prio_tree_node *prio_tree_lookup(const struct prio_tree_root *root,
 	}
 }
 
-/* Of two subtree roots (either may be NULL), the one that ranks first (1). */
-static struct prio_tree_node *first_ranking(const struct prio_tree_root *root,
-					    struct prio_tree_node *left,
-					    struct prio_tree_node *right)
+/* prio_tree_remove() for one node flavour, @raw a constant where inlined. */
+static __always_inline void __prio_tree_remove(struct prio_tree_root *root,
+					       struct prio_tree_node *node,
+					       bool raw)
 {
+	struct prio_tree_node *parent, *up, *old, *sibling, *left, *right;
+	struct prio_tree_node **hole;
 	unsigned long rl, hl, rr, hr;
+	bool up_was_right;
 
-	if (!left || !right)
-		return left ? left : right;
-	get_index(root, left, &rl, &hl);
-	get_index(root, right, &rr, &hr);
-	return ranks_before(rr, hr, rl, hl) ? right : left;
-}
+	if (IS_ENABLED(CONFIG_PRIO_TREE_DEBUG))
+		BUG_ON(!prio_tree_contains(root, node));
 
-static inline struct prio_tree_node *left_child(struct prio_tree_node *node)
-{
-	return prio_tree_left_empty(node) ? NULL : node->left;
-}
+	/*
+	 * The hole is where @node was: the link @hole below @parent (NULL:
+	 * the root slot), with the subtrees @left and @right of @up hanging
+	 * below it.  A child link that points back at its owner is empty (5).
+	 */
+	if (prio_tree_root(node)) {
+		VM_BUG_ON(root->prio_tree_node != node);
+		parent = NULL;
+		hole = &root->prio_tree_node;
+	} else {
+		parent = node->parent;
+		hole = parent->right == node ? &parent->right : &parent->left;
+	}
+	up = node;
+	left = node->left;
+	right = node->right;
 
-static inline struct prio_tree_node *right_child(struct prio_tree_node *node)
-{
-	return prio_tree_right_empty(node) ? NULL : node->right;
+	for (;;) {
+		/* of the two subtrees, the root that ranks first (1) moves up */
+		if (left == up) {
+			if (right == up)
+				break;
+			up_was_right = true;
+		} else if (right == up) {
+			up_was_right = false;
+		} else {
+			node_key(left, raw, &rl, &hl);
+			node_key(right, raw, &rr, &hr);
+			up_was_right = ranks_before(rr, hr, rl, hl);
+		}
+		old = up;
+		up = up_was_right ? right : left;
+		sibling = up_was_right ? left : right;
+		left = up->left;
+		right = up->right;
+
+		/* @up fills the hole; its sibling stays where it was */
+		*hole = up;
+		up->parent = parent ? parent : up;
+		if (sibling == old)
+			sibling = up;
+		else
+			sibling->parent = up;
+		if (up_was_right) {
+			up->left = sibling;
+			hole = &up->right;
+		} else {
+			up->right = sibling;
+			hole = &up->left;
+		}
+		/* and the hole moves to where @up was */
+		parent = up;
+	}
+
+	/* an empty child slot points at its owner; the root slot is NULL */
+	*hole = parent;
+	if (!parent)
+		root->index_bits = 1;
+	prio_tree_debug_verify(root);
 }
 
 /**
@@ -535,53 +585,10 @@ static inline struct prio_tree_node *right_child(struct prio_tree_node *node)
  */
 void prio_tree_remove(struct prio_tree_root *root, struct prio_tree_node *node)
 {
-	struct prio_tree_node *parent, *up, *sibling, *left, *right;
-	bool hole_right, up_was_right;
-
-	if (IS_ENABLED(CONFIG_PRIO_TREE_DEBUG))
-		BUG_ON(!prio_tree_contains(root, node));
-
-	/*
-	 * The hole is where @node was: below @parent (NULL: the root slot) on
-	 * side @hole_right, with the subtrees @left and @right hanging below.
-	 */
-	parent = prio_tree_root(node) ? NULL : node->parent;
-	VM_BUG_ON(!parent && root->prio_tree_node != node);
-	hole_right = parent && parent->right == node;
-	left = left_child(node);
-	right = right_child(node);
-
-	while ((up = first_ranking(root, left, right))) {
-		up_was_right = up == right;
-		sibling = up_was_right ? left : right;
-		left = left_child(up);
-		right = right_child(up);
-
-		/* @up fills the hole; its sibling stays where it was */
-		if (parent) {
-			set_child(parent, hole_right, up);
-		} else {
-			root->prio_tree_node = up;
-			up->parent = up;
-		}
-		up->left = up->right = up;
-		if (sibling)
-			set_child(up, !up_was_right, sibling);
-
-		/* and the hole moves to where @up was */
-		parent = up;
-		hole_right = up_was_right;
-	}
-
-	if (!parent) {
-		root->prio_tree_node = NULL;
-		root->index_bits = 1;
-	} else if (hole_right) {
-		parent->right = parent;
-	} else {
-		parent->left = parent;
-	}
-	prio_tree_debug_verify(root);
+	if (root->raw)
+		__prio_tree_remove(root, node, true);
+	else
+		__prio_tree_remove(root, node, false);
 }
 
 /*
