@@ -227,14 +227,14 @@ def main():
         m = IUSER.search(line)
         if not m:
             continue
-        user, verdict, rest = m.group(1), m.group(2), m.group(3).strip()
-        iusers[user] = (verdict, rest)
+        name, verdict, rest = m.group(1), m.group(2), m.group(3).strip()
+        iusers[name] = (verdict, rest)
         if verdict != "ok":
-            problems.append(f"{args.console}:{n}: expected PT-IUSER {user} "
+            problems.append(f"{args.console}:{n}: expected PT-IUSER {name} "
                             f"ok, found: FAIL {rest}")
-    for user in IUSER_WANT:
-        if user not in iusers:
-            problems.append(f"{args.console}:1: expected a PT-IUSER {user} "
+    for name in IUSER_WANT:
+        if name not in iusers:
+            problems.append(f"{args.console}:1: expected a PT-IUSER {name} "
                             f"line, found none")
 
     # The vm selftests: listed here; stock vs. prio in compare-selftests.py.
@@ -263,10 +263,10 @@ def main():
         if walker in stress:
             print(f"PT-STRESS {args.label} {walker} {stress[walker][0]} "
                   f"{stress[walker][1]}")
-    for user in IUSER_WANT:
-        if user in iusers:
-            print(f"PT-IUSER {args.label} {user} {iusers[user][0]} "
-                  f"{iusers[user][1]}")
+    for name in IUSER_WANT:
+        if name in iusers:
+            print(f"PT-IUSER {args.label} {name} {iusers[name][0]} "
+                  f"{iusers[name][1]}")
     for name, verdict, why in selftests:
         print(f"PT-SELFTEST {args.label} {name} {verdict}"
               + (f" {why}" if why else ""))
