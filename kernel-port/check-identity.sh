@@ -95,6 +95,7 @@ done | sort | uniq | awk '$1 == "system" { sys++; next }
 
 if [ -n "$objdir" ]; then
 	echo "== kernel dependencies of the ported objects (kbuild .cmd files)"
+	twins_tree=$(echo "$pairs" | awk '{ print $2 }' | tr '\n' ' ')
 	for to in $(echo "$pairs" | awk '$2 ~ /\.c$/ { print $2 }'); do
 		obj=${to%.c}.o
 		cmd=$objdir/$(dirname "$obj")/.$(basename "$obj").cmd
@@ -102,24 +103,50 @@ if [ -n "$objdir" ]; then
 			echo "check-identity: $to is not built in this configuration" >&2
 			continue
 		fi
+		# one awk over the object's dependency list: a shell loop
+		# with a realpath and two greps per header took minutes
 		sed -n "/^deps_/,/^\$/p" "$cmd" | grep -v 'wildcard\|^deps_' |
-			sed 's/\\$//; s/^ *//' | grep -v '^$' | while read -r dep; do
-			case $dep in
-			"$tree"/*)	# "corpus/../rsim/gen.h" is rsim/gen.h
-				rel=$(realpath -m --relative-to="$tree" "$dep") ;;
-			*) rel=objdir:${dep#./} ;;
-			esac
-			if [ "$rel" = "$to" ]; then
-				continue
-			elif is_twin_tree "$rel"; then
-				kind=twin
-			elif echo "$patched" | grep -qx "$rel"; then
-				kind=seam-kernel
-			else
-				kind=kernel
-			fi
-			printf '%-16s %-30s %s\n' "$kind" "$to" "$rel"
-		done
+			sed 's/\\$//; s/^ *//' | grep -v '^$' |
+			awk -v tree="$tree/" -v to="$to" -v twins="$twins_tree" \
+			    -v patched="$(echo $patched)" '
+			# "lib/priotree/corpus/../rsim/gen.h" is lib/priotree/rsim/gen.h
+			function norm(path,   parts, st, n, i, k, out) {
+				n = split(path, parts, "/")
+				k = 0
+				for (i = 1; i <= n; i++)
+					if (parts[i] == "..") {
+						if (k > 0)
+							k--
+					} else if (parts[i] != "." && parts[i] != "")
+						st[++k] = parts[i]
+				out = st[1]
+				for (i = 2; i <= k; i++)
+					out = out "/" st[i]
+				return out
+			}
+			BEGIN {
+				n = split(twins, t, " ")
+				for (i = 1; i <= n; i++)
+					twin[t[i]] = 1
+				n = split(patched, p, " ")
+				for (i = 1; i <= n; i++)
+					seam[p[i]] = 1
+			}
+			{
+				sub(/[ \t]+$/, "")
+				if (index($0, tree) == 1)
+					rel = norm(substr($0, length(tree) + 1))
+				else {
+					rel = $0
+					sub(/^\.\//, "", rel)
+					rel = "objdir:" rel
+				}
+				if (rel == to)
+					next
+				kind = (rel in twin) ? "twin" : \
+				       (rel in seam) ? "seam-kernel" : "kernel"
+				printf "%-16s %-30s %s\n", kind, to, rel
+			}'
 	done | sort | uniq >"$objdir/identity-deps.txt"
 	grep -v '^kernel ' "$objdir/identity-deps.txt" || true
 	echo "($(grep -c '^kernel ' "$objdir/identity-deps.txt") unmodified kernel headers; full list in $objdir/identity-deps.txt)"
