@@ -710,24 +710,105 @@ descend:
 	return cur;
 }
 
+/* A raw node's vma and back; NULL stays NULL. */
+static __always_inline struct vm_area_struct *
+raw_node_vma(struct prio_tree_node *node)
+{
+	return node ? container_of((struct raw_prio_tree_node *)node,
+				   struct vm_area_struct,
+				   shared.prio_tree_node) : NULL;
+}
+
+static __always_inline struct prio_tree_node *
+raw_vma_node(struct vm_area_struct *vma)
+{
+	return vma ? (struct prio_tree_node *)&vma->shared.prio_tree_node :
+		NULL;
+}
+
+/*
+ * The walk for one flavour, out of line: prio_tree_step() stays small.
+ * The raw one answers with the vma, so that the vma layer's per-hit path
+ * ends in a tail call.
+ */
+static noinline struct vm_area_struct *
+prio_tree_walk_raw(struct prio_tree_iter *iter, unsigned long begin,
+		   unsigned long end)
+{
+	return raw_node_vma(prio_tree_walk(iter, begin, end, true));
+}
+
+static noinline struct prio_tree_node *
+prio_tree_walk_plain(struct prio_tree_iter *iter, unsigned long begin,
+		     unsigned long end)
+{
+	return prio_tree_walk(iter, begin, end, false);
+}
+
+/*
+ * The walk's next step when it is also the next hit: the first child of
+ * iter->cur that the walk would enter overlaps [@begin, @end], and lies
+ * in the radix levels.  With many hits per query this is the common case,
+ * and it needs only part of the walk's state, so it runs on its own and
+ * keeps the loop, its registers and its state saving out of a hit's path.
+ * The moves are the walk's: left if (1) lets that subtree overlap, noting
+ * the right one as pending if (2) lets it; else right if (2) and (1) let
+ * it.  Return: that child, or NULL with iter untouched, and the walk then
+ * decides again from the start: the first size level, a child that only
+ * leads to hits further down, and the hop to a pending subtree.
+ */
+static __always_inline struct prio_tree_node *
+prio_tree_step(struct prio_tree_iter *iter, unsigned long begin,
+	       unsigned long end, bool raw)
+{
+	struct prio_tree_node *cur = iter->cur, *child;
+	unsigned int depth = iter->depth;
+	unsigned long mask = iter->mask, radix, heap;
+
+	/* a child at depth index_bits is on size level 1 already */
+	if (depth + 1 >= iter->root->index_bits)
+		return NULL;
+	child = cur->left;
+	if (child != cur) {
+		node_key(child, raw, &radix, &heap);
+		if (heap >= begin) {
+			if (radix > end)
+				return NULL;
+			/* depth < index_bits <= BITS_PER_LONG: word 0 */
+			if (cur->right != cur && (iter->value | mask) <= end)
+				iter->pending[0] |= 1UL << depth;
+			goto descend;
+		}
+	}
+	child = cur->right;
+	if (child == cur || (iter->value | mask) > end)
+		return NULL;
+	node_key(child, raw, &radix, &heap);
+	if (heap < begin || radix > end)
+		return NULL;
+	iter->value |= mask;
+descend:
+	iter->cur = child;
+	iter->depth = depth + 1;
+	iter->mask = mask >> 1;
+	return child;
+}
+
 /*
  * prio_tree_next() for a raw root whose query has not ended (iter->cur is
- * set), without the checks: the vma layer's per-hit path, so that a hit
- * costs one call.  Not exported; declared in <linux/prio_tree.h> for
- * vma_prio_tree.c only.
+ * set), without the checks, answering with the vma: the vma layer's
+ * per-hit path, so that a hit costs one call.  Not exported; declared in
+ * <linux/vma_prio_tree.h> for vma_prio_tree.c only.
  */
-struct prio_tree_node *__prio_tree_next_raw(struct prio_tree_iter *iter,
+struct vm_area_struct *__vma_prio_tree_walk(struct prio_tree_iter *iter,
 					    unsigned long begin,
 					    unsigned long end)
 {
-	return prio_tree_walk(iter, begin, end, true);
-}
+	struct prio_tree_node *node = prio_tree_step(iter, begin, end, true);
 
-static struct prio_tree_node *prio_tree_walk_plain(struct prio_tree_iter *iter,
-						   unsigned long begin,
-						   unsigned long end)
-{
-	return prio_tree_walk(iter, begin, end, false);
+	if (node)
+		return raw_node_vma(node);
+	return prio_tree_walk_raw(iter, begin, end);
 }
 
 /**
@@ -747,12 +828,15 @@ struct prio_tree_node *prio_tree_next(const struct prio_tree_root *root,
 				      struct prio_tree_iter *iter,
 				      unsigned long begin, unsigned long end)
 {
+	struct prio_tree_node *node;
+
 	if (!iter->cur)
 		return NULL;
 	VM_BUG_ON(iter->root != root);
 	if (root->raw)
-		return __prio_tree_next_raw(iter, begin, end);
-	return prio_tree_walk_plain(iter, begin, end);
+		return raw_vma_node(__vma_prio_tree_walk(iter, begin, end));
+	node = prio_tree_step(iter, begin, end, false);
+	return node ? node : prio_tree_walk_plain(iter, begin, end);
 }
 
 /**
@@ -795,7 +879,7 @@ struct prio_tree_node *prio_tree_first(const struct prio_tree_root *root,
 	if (radix <= end)
 		return iter->cur;
 	if (root->raw)
-		return __prio_tree_next_raw(iter, begin, end);
+		return raw_vma_node(prio_tree_walk_raw(iter, begin, end));
 	return prio_tree_walk_plain(iter, begin, end);
 }
 

@@ -257,7 +257,6 @@ struct vm_area_struct *__vma_prio_tree_next(struct vm_area_struct *vma,
 					    unsigned long begin,
 					    unsigned long end)
 {
-	struct prio_tree_node *node;
 	struct vm_area_struct *next;
 
 	if (vma_is_tree_node(vma)) {
@@ -273,8 +272,7 @@ struct vm_area_struct *__vma_prio_tree_next(struct vm_area_struct *vma,
 	if (!iter->cur)
 		return NULL;
 	VM_BUG_ON(iter->root != root || !root->raw);
-	node = __prio_tree_next_raw(iter, begin, end);
-	return node ? node_vma(node) : NULL;
+	return __vma_prio_tree_walk(iter, begin, end);
 }
 
 static int vm_set_fail(struct prio_tree_fault *fault, const char *invariant,

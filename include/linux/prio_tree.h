@@ -197,9 +197,4 @@ struct prio_tree_node *prio_tree_next(const struct prio_tree_root *root,
 int prio_tree_check(const struct prio_tree_root *root,
 		    struct prio_tree_fault *fault);
 
-/* For <linux/vma_prio_tree.h>'s query only: not exported, no checks. */
-struct prio_tree_node *__prio_tree_next_raw(struct prio_tree_iter *iter,
-					    unsigned long begin,
-					    unsigned long end);
-
 #endif /* _LINUX_PRIO_TREE_H */
