@@ -389,12 +389,13 @@ __prio_tree_insert(struct prio_tree_root *root, struct prio_tree_node *node,
 	path_start(root, &path);
 	for (;;) {
 		node_key(cur, raw, &r, &h);
-		if (r == radix && h == heap) {
-			/* only the original key can meet its twin (6) */
-			VM_BUG_ON(carried != node);
-			return cur;
-		}
-		if (ranks_before(radix, heap, r, h)) {
+		/* ranks_before(radix, heap, r, h), the heaps compared once */
+		if (heap > h || (heap == h && radix <= r)) {
+			if (unlikely(heap == h && radix == r)) {
+				/* only the original key meets its twin (6) */
+				VM_BUG_ON(carried != node);
+				return cur;
+			}
 			__prio_tree_replace(root, cur, carried);
 			tmp = carried;
 			carried = cur;
