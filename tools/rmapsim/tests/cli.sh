@@ -8,22 +8,11 @@
 # and 0x hex (a leading 0 is decimal, not octal), --help on stdout with
 # status 0 for the tool and every command, --version, and the three
 # output formats of run and compare (JSON checked by python3 when there).
-set -u
 
-rmapsim=$1
-case $rmapsim in
-/*) ;;
-*) rmapsim=$PWD/$rmapsim ;;
-esac
+. "$(dirname "$0")/lib.sh"
+use_rmapsim "$1"
 work=$2
 mkdir -p "$work" || exit 1
-fail=0
-
-bad()
-{
-	echo "cli.sh: expected $*"
-	fail=1
-}
 
 # same_output DESCRIPTION ARGS_A -- ARGS_B: both command lines succeed and
 # print the same thing, but for gen's comment line (which echoes them)
@@ -138,4 +127,4 @@ PY
 fi
 
 [ $fail -eq 0 ] && echo "cli.sh: the command line behaves"
-exit $fail
+finish

@@ -6,46 +6,23 @@
 # Runs "rmapsim run CASE.scn" inside DIR (so messages carry the bare file
 # name) and checks that the scenario is refused before anything runs:
 # exit status 2, nothing on stdout, and stderr exactly as in CASE.err.
-set -u
 
-rmapsim=$1
-# meson passes a path relative to the build directory
-case $rmapsim in
-/*) ;;
-*) rmapsim=$PWD/$rmapsim ;;
-esac
-
-# Under meson's valgrind setup the wrapper sees only this shell: check
-# rmapsim itself instead, and leave through exec so that the shell's own
-# leaks are not reported as ours.
-vg=
-if [ -n "${PRIOTREE_UNDER_VALGRIND:-}" ] && command -v valgrind >/dev/null
-then
-	vg="valgrind --error-exitcode=99 --leak-check=full"
-	vg="$vg --errors-for-leak-kinds=definite,indirect --quiet"
-fi
+. "$(dirname "$0")/lib.sh"
+use_rmapsim "$1"
 dir=$2
 case=$3
-out=$(mktemp)
-err=$(mktemp)
-trap 'rm -f "$out" "$err"' EXIT
+subject=$case.scn:1
+make_tmp
 
 cd "$dir" || exit 1
-$vg "$rmapsim" run --file=prio --anon=anon_vma "$case.scn" >"$out" 2>"$err"
+$vg "$rmapsim" run --file=prio --anon=anon_vma "$case.scn" \
+	>"$tmp/out" 2>"$tmp/err"
 status=$?
-fail=0
-if [ "$status" -ne 2 ]; then
-	echo "$case.scn:1: expected exit status 2, got $status"
-	fail=1
+[ "$status" -eq 2 ] || bad "exit status 2, got $status"
+if [ -s "$tmp/out" ]; then
+	bad "no output before validation, got:"
+	cat "$tmp/out"
 fi
-if [ -s "$out" ]; then
-	echo "$case.scn:1: expected no output before validation, got:"
-	cat "$out"
-	fail=1
-fi
-if ! diff -u "$case.err" "$err"; then
-	echo "$case.scn:1: expected the stderr of $case.err (diff above)"
-	fail=1
-fi
-rm -f "$out" "$err"
-exec sh -c "exit $fail"
+diff -u "$case.err" "$tmp/err" ||
+	bad "the stderr of $case.err (diff above)"
+finish

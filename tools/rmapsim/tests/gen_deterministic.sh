@@ -8,37 +8,28 @@
 #  - "--seed" with another value prints other ops under another name;
 #  - the scenario read from stdin ("run -") gives the PT-DIGEST that the
 #    same scenario read from a file gives.
-set -u
 
-rmapsim=$1
+. "$(dirname "$0")/lib.sh"
+use_rmapsim "$1"
 shift
-case $rmapsim in
-/*) ;;
-*) rmapsim=$PWD/$rmapsim ;;
-esac
-dir=$(mktemp -d)
+subject="gen $*"
+make_tmp
 
-fail=0
-"$rmapsim" gen "$@" >"$dir/a" && "$rmapsim" gen "$@" >"$dir/b" || fail=1
-if ! cmp -s "$dir/a" "$dir/b"; then
-	echo "gen $*: expected the same scenario twice"
-	fail=1
+if ! "$rmapsim" gen "$@" >"$tmp/a" || ! "$rmapsim" gen "$@" >"$tmp/b"
+then
+	bad "'rmapsim gen $*' to succeed twice"
 fi
-"$rmapsim" gen "$@" --seed 99 >"$dir/c" || fail=1
-if [ "$(grep -v '^#' "$dir/a" | sed 1d)" = \
-     "$(grep -v '^#' "$dir/c" | sed 1d)" ]; then
-	echo "gen $*: expected other ops with --seed 99"
-	fail=1
-fi
-if [ "$(grep '^scenario' "$dir/a")" = "$(grep '^scenario' "$dir/c")" ]; then
-	echo "gen $*: expected another scenario name with --seed 99"
-	fail=1
-fi
-from_file=$("$rmapsim" run "$dir/a" | tail -n 1)
-from_stdin=$("$rmapsim" run - <"$dir/a" | tail -n 1)
+cmp -s "$tmp/a" "$tmp/b" || bad "the same scenario twice"
+"$rmapsim" gen "$@" --seed 99 >"$tmp/c" ||
+	bad "'rmapsim gen $* --seed 99' to succeed"
+[ "$(grep -v '^#' "$tmp/a" | sed 1d)" = \
+  "$(grep -v '^#' "$tmp/c" | sed 1d)" ] &&
+	bad "other ops with --seed 99"
+[ "$(grep '^scenario' "$tmp/a")" = "$(grep '^scenario' "$tmp/c")" ] &&
+	bad "another scenario name with --seed 99"
+from_file=$("$rmapsim" run "$tmp/a" | tail -n 1)
+from_stdin=$("$rmapsim" run - <"$tmp/a" | tail -n 1)
 if [ -z "$from_file" ] || [ "$from_file" != "$from_stdin" ]; then
-	echo "gen $*: expected '$from_file' from stdin, got '$from_stdin'"
-	fail=1
+	bad "'$from_file' from stdin, got '$from_stdin'"
 fi
-rm -rf "$dir"
-exec sh -c "exit $fail"
+finish

@@ -15,15 +15,11 @@
 #               cheap schemes, so validating and running it under
 #               pte_chain fits in 1.5 GB and 90 s (it took 6 GB and
 #               minutes)
-set -u
 
-rmapsim=$1
-# meson passes a path relative to the build directory
-case $rmapsim in
-/*) ;;
-*) rmapsim=$PWD/$rmapsim ;;
-esac
+. "$(dirname "$0")/lib.sh"
+use_rmapsim "$1"
 case=$2
+subject=$case
 
 # Limits mean nothing under valgrind, which needs more of both.
 if [ -n "${PRIOTREE_UNDER_VALGRIND:-}" ]; then
@@ -40,22 +36,20 @@ if [ -n "$sanitized" ] && [ "$case" = oom ]; then
 	exit 77
 fi
 
-dir=$(mktemp -d) || exit 1
-trap 'rm -rf "$dir"' EXIT
-scn=$dir/$case.scn
-fail=0
+make_tmp
+scn=$tmp/$case.scn
 
 # bounded SECONDS KBYTES CMD...: run CMD with both limits, output to
-# $dir/out and $dir/err; leaves its exit status in $status.
+# $tmp/out and $tmp/err; leaves its exit status in $status.
 bounded() {
 	secs=$1
 	kbytes=$2
 	shift 2
 	if [ -n "$sanitized" ]; then
-		(exec timeout "$secs" "$@") >"$dir/out" 2>"$dir/err"
+		(exec timeout "$secs" "$@") >"$tmp/out" 2>"$tmp/err"
 	else
 		(ulimit -v "$kbytes" && exec timeout "$secs" "$@") \
-			>"$dir/out" 2>"$dir/err"
+			>"$tmp/out" 2>"$tmp/err"
 	fi
 	status=$?
 }
@@ -63,15 +57,12 @@ bounded() {
 expect_ok() {
 	what=$1
 	if [ "$status" -eq 124 ]; then
-		echo "$case: expected '$what' within its time bound, timed out"
-		fail=1
+		bad "'$what' within its time bound, timed out"
 	elif [ "$status" -ne 0 ]; then
-		echo "$case: expected '$what' to exit 0, got $status:"
-		cat "$dir/err"
-		fail=1
-	elif ! grep -q '^PT-DIGEST ' "$dir/out"; then
-		echo "$case: expected a PT-DIGEST line from '$what'"
-		fail=1
+		bad "'$what' to exit 0, got $status:"
+		cat "$tmp/err"
+	elif ! grep -q '^PT-DIGEST ' "$tmp/out"; then
+		bad "a PT-DIGEST line from '$what'"
 	fi
 }
 
@@ -89,9 +80,8 @@ sparse-file)
 	expect_ok "rmapsim run"
 	bounded 30 200000 "$rmapsim" compare "$scn"
 	if [ "$status" -ne 0 ]; then
-		echo "$case: expected 'rmapsim compare' to exit 0 in 30 s, got $status:"
-		cat "$dir/err"
-		fail=1
+		bad "'rmapsim compare' to exit 0 in 30 s, got $status:"
+		cat "$tmp/err"
 	fi
 	;;
 oom)
@@ -105,26 +95,23 @@ oom)
 	}' >"$scn"
 	bounded 30 40000 "$rmapsim" run "$scn"
 	if [ "$status" -ne 3 ]; then
-		echo "$case: expected exit status 3 (out of memory), got $status:"
-		cat "$dir/err"
-		fail=1
+		bad "exit status 3 (out of memory), got $status:"
+		cat "$tmp/err"
 	fi
-	if [ -s "$dir/out" ]; then
-		echo "$case: expected nothing on stdout, got:"
-		cat "$dir/out"
-		fail=1
+	if [ -s "$tmp/out" ]; then
+		bad "nothing on stdout, got:"
+		cat "$tmp/out"
 	fi
-	if ! grep -q 'out of memory' "$dir/err" ||
-	   grep -q 'expected' "$dir/err"; then
-		echo "$case: expected 'out of memory' and no 'expected ...', got:"
-		cat "$dir/err"
-		fail=1
+	if ! grep -q 'out of memory' "$tmp/err" ||
+	   grep -q 'expected' "$tmp/err"; then
+		bad "'out of memory' and no 'expected ...', got:"
+		cat "$tmp/err"
 	fi
 	;;
 fork-chain)
 	if ! "$rmapsim" gen avc-fork-chain -t 20000 >"$scn"; then
-		echo "$case: expected 'rmapsim gen avc-fork-chain' to succeed"
-		exit 1
+		bad "'rmapsim gen avc-fork-chain' to succeed"
+		finish
 	fi
 	# about 5 s of CPU and 450 MB; validation under anon_vma_chain
 	# took over 6 GB and minutes
@@ -133,8 +120,8 @@ fork-chain)
 	expect_ok "rmapsim run --anon=pte_chain"
 	;;
 *)
-	echo "limits.sh: unknown case '$case'"
-	exit 1
+	bad "a case of sparse-file, oom or fork-chain"
+	finish
 	;;
 esac
-exit $fail
+finish
