@@ -4,16 +4,21 @@
  * per corner case the 2004 discussion named.  Every test drives all
  * twelve scheme combinations in lock step (ground truth checked and
  * digests compared after each op) and then asserts what must differ
- * between the schemes: vmas visited, copies made, memory, merges.
+ * between the schemes: vmas visited, copies made, memory, merges.  The
+ * last checks the work profile that rmapsim's scenario loader records
+ * for its progress display.
  */
 
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 
+#include "gen.h"
 #include "models_util.h"
+#include "scenario.h"
 
 #define OP(kind, ...)	((struct rsim_op){ RSIM_OP_##kind, { __VA_ARGS__ } })
 
@@ -517,6 +522,68 @@ static void test_fork_chain_walks(void **state)
 		    cost_of(c, RSIM_FILE_PRIO, RSIM_ANON_VMA)->meta_bytes);
 }
 
+/* ---- rmapsim's work profile ------------------------------------------ */
+
+static int print_op(void *out, const struct rsim_op *op)
+{
+	scenario_print_op(out, op);
+	return 0;
+}
+
+/*
+ * test-mmap3 with twenty forks of an mm of 2,000 file vmas: the forks
+ * and exits are the last 42 of 4,044 ops but a large share of the work.
+ * The profile that validation records must grow with every op, match
+ * the counters of a pte_chain run after each op and so end at that
+ * run's total, and put the forks' work where the forks are.
+ */
+static void test_work_profile(void **state)
+{
+	char path[] = "/tmp/rsim-work-profile-XXXXXX";
+	unsigned long i, first_fork = 0;
+	struct rsim_gen_params params;
+	struct scenario sc;
+	struct rsim *sim;
+	const char *why;
+	FILE *out;
+	int fd;
+
+	rsim_gen_defaults(&params, RSIM_GEN_TEST_MMAP3);
+	params.size = 2000;
+	params.tasks = 20;
+	params.reclaim = 1000;
+	assert_int_equal(rsim_gen_check(&params, &why), 0);
+	fd = mkstemp(path);
+	assert_true(fd >= 0);
+	out = fdopen(fd, "w");
+	assert_non_null(out);
+	scenario_print_header(out, "work-profile");
+	assert_int_equal(rsim_gen_run(&params, print_op, out), 0);
+	assert_int_equal(fclose(out), 0);
+	assert_int_equal(scenario_load(path, &sc), 0);
+	unlink(path);
+
+	sim = rsim_create(RSIM_FILE_PTE_CHAIN, RSIM_ANON_PTE_CHAIN);
+	assert_non_null(sim);
+	for (i = 0; i < sc.nr; i++) {
+		assert_int_equal(rsim_apply(sim, &sc.ops[i]), 0);
+		if (i)
+			assert_true(sc.work[i] >= sc.work[i - 1] +
+					       SCENARIO_OP_WORK);
+		assert_true(sc.work[i] ==
+			    scenario_work(rsim_cost(sim), i + 1));
+		if (sc.ops[i].kind == RSIM_OP_FORK && !first_fork)
+			first_fork = i;
+	}
+	assert_true(sc.work[sc.nr - 1] ==
+		    scenario_work(rsim_cost(sim), sc.nr));
+	/* past 98% of the ops, not yet half of the work */
+	assert_true(first_fork * 100 > sc.nr * 98);
+	assert_true(sc.work[first_fork - 1] * 2 < sc.work[sc.nr - 1]);
+	rsim_destroy(sim);
+	scenario_free(&sc);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -551,6 +618,7 @@ int main(void)
 						setup, teardown),
 		cmocka_unit_test_setup_teardown(test_fork_chain_walks, setup,
 						teardown),
+		cmocka_unit_test(test_work_profile),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

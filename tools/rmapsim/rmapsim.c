@@ -42,6 +42,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -383,15 +384,64 @@ static double now_seconds(void)
 	return ts.tv_sec + ts.tv_nsec * 1e-9;
 }
 
-/* Long runs show progress, only to a person watching a terminal. */
+/*
+ * Long runs show progress, only to a person watching a terminal, as the
+ * share of the work done in the profile that validation recorded
+ * (scenario_work()).  A share of ops would stall and jump: one fork of
+ * an mm with 20,000 vmas costs as much as thousands of page touches.
+ */
 #define PROGRESS_MIN_OPS	50000UL
 
-static void progress(const char *label, unsigned long done,
-		     unsigned long total)
+/* Run @nth (from 1) of the @runs that one command makes: 1 or 12. */
+struct progress {
+	unsigned int	nth;
+	unsigned int	runs;
+};
+
+/* The share of @total that @work is, in whole percent. */
+static unsigned int percent(u64 work, u64 total)
 {
-	fprintf(stderr, "\rrmapsim: %s %3lu%% (%lu/%lu ops)", label,
-		done * 100 / total, done, total);
-	if (done == total)
+	return work * 100 / total;
+}
+
+/* The least work whose share of @total is @pct percent. */
+static u64 work_for_percent(unsigned int pct, u64 total)
+{
+	return (pct * total + 99) / 100;
+}
+
+/*
+ * One line, overwritten in place: the run's share of its work, and for
+ * compare first the share of all twelve runs' work.  It is cut to the
+ * terminal's width, or the next "\r" would return to a wrapped line.
+ */
+static void progress_show(const struct progress *p,
+			  const struct run_result *res,
+			  const struct scenario *sc, unsigned long done)
+{
+	u64 total = sc->work[sc->nr - 1];
+	u64 work = done ? sc->work[done - 1] : 0;
+	unsigned int width = 80;
+	struct winsize ws;
+	char line[160];
+
+	if (!ioctl(STDERR_FILENO, TIOCGWINSZ, &ws) && ws.ws_col)
+		width = ws.ws_col;
+	if (p->runs > 1)
+		snprintf(line, sizeof(line),
+			 "rmapsim: compare %3u%% of work, %u/%u %s/%s %3u%% (op %lu/%lu)",
+			 percent((p->nth - 1) * total + work, p->runs * total),
+			 p->nth, p->runs, rsim_file_scheme_name(res->file),
+			 rsim_anon_scheme_name(res->anon),
+			 percent(work, total), done, sc->nr);
+	else
+		snprintf(line, sizeof(line),
+			 "rmapsim: %s/%s %3u%% of work (op %lu/%lu)",
+			 rsim_file_scheme_name(res->file),
+			 rsim_anon_scheme_name(res->anon),
+			 percent(work, total), done, sc->nr);
+	fprintf(stderr, "\r%.*s\033[K", (int)width - 1, line);
+	if (done == sc->nr)
 		fputs("\r\033[K", stderr);
 	fflush(stderr);
 }
@@ -400,14 +450,18 @@ static void progress(const char *label, unsigned long done,
  * Run @sc under @res->file / @res->anon.  With @verify_every N > 0, check
  * ground truth after every N-th op and after the last; N == 0 checks
  * nothing.  A failure is reported with the scenario line and sets
- * @res->failed.  Return: 0, or -1 when out of memory (said on stderr).
+ * @res->failed.  Progress is shown when the share of work or of ops has
+ * grown by a percent.  Return: 0, or -1 when out of memory (said on
+ * stderr).
  */
 static noinline int run_scenario(const struct scenario *sc,
-				 unsigned long verify_every, const char *label,
+				 unsigned long verify_every,
+				 const struct progress *p,
 				 struct run_result *res)
 {
 	bool show = isatty(STDERR_FILENO) && sc->nr >= PROGRESS_MIN_OPS;
-	unsigned long i, step = sc->nr / 100 + 1;
+	unsigned long i, step = sc->nr / 100 + 1, next_op = step;
+	u64 total = sc->nr ? sc->work[sc->nr - 1] : 0, next_work = 0;
 	struct rsim_report report;
 	char text[256];
 	struct rsim *sim;
@@ -422,6 +476,10 @@ static noinline int run_scenario(const struct scenario *sc,
 	}
 	res->failed = false;
 	res->verified = 0;
+	if (show) {
+		progress_show(p, res, sc, 0);
+		next_work = work_for_percent(1, total);
+	}
 	/*
 	 * The clock runs over stretches of ops between two verifications
 	 * (or progress updates), never around one op: reading it per op
@@ -450,7 +508,8 @@ static noinline int run_scenario(const struct scenario *sc,
 		}
 		verify = verify_every && ((i + 1) % verify_every == 0 ||
 					  i + 1 == sc->nr);
-		update = show && ((i + 1) % step == 0 || i + 1 == sc->nr);
+		update = show && (sc->work[i] >= next_work ||
+				  i + 1 >= next_op || i + 1 == sc->nr);
 		if (!verify && !update)
 			continue;
 		spent += now_seconds() - start;
@@ -468,8 +527,13 @@ static noinline int run_scenario(const struct scenario *sc,
 				res->failed = true;
 			}
 		}
-		if (update)
-			progress(label, i + 1, sc->nr);
+		if (update) {
+			progress_show(p, res, sc, i + 1);
+			next_work = work_for_percent(percent(sc->work[i],
+							     total) + 1,
+						     total);
+			next_op = i + 1 + step;
+		}
 		start = now_seconds();
 	}
 	spent += now_seconds() - start;
@@ -652,7 +716,8 @@ static int cmd_run(int argc, char **argv)
 	enum output_format format = FORMAT_TABLE;
 	unsigned long verify_every = 0;
 	const struct rsim_cost *c = &res.cost;
-	char label[64], text[80];
+	struct progress p = { .nth = 1, .runs = 1 };
+	char text[80];
 	struct scenario sc;
 	struct record r;
 	const char *path;
@@ -692,10 +757,7 @@ static int cmd_run(int argc, char **argv)
 	path = one_path("run", argc, argv);
 	load_or_exit(path, &sc);
 
-	snprintf(label, sizeof(label), "%s/%s",
-		 rsim_file_scheme_name(res.file),
-		 rsim_anon_scheme_name(res.anon));
-	if (run_scenario(&sc, verify_every, label, &res))
+	if (run_scenario(&sc, verify_every, &p, &res))
 		return EXIT_NOMEM;
 
 	record_begin(&r, format);
@@ -947,8 +1009,8 @@ static int cmd_compare(int argc, char **argv)
 			   RSIM_ANON_VMA;
 	FILE *why;
 	const char *path;
+	struct progress p = { .runs = NR_COMBOS };
 	struct scenario sc;
-	char label[64];
 
 	optind = 0;
 	opterr = 0;
@@ -980,10 +1042,8 @@ static int cmd_compare(int argc, char **argv)
 	for (i = 0; i < NR_COMBOS; i++) {
 		res[i].file = i / RSIM_NR_ANON_SCHEMES;
 		res[i].anon = i % RSIM_NR_ANON_SCHEMES;
-		snprintf(label, sizeof(label), "compare %d/%d %s/%s", i + 1,
-			 NR_COMBOS, rsim_file_scheme_name(res[i].file),
-			 rsim_anon_scheme_name(res[i].anon));
-		if (run_scenario(&sc, verify_every, label, &res[i]))
+		p.nth = i + 1;
+		if (run_scenario(&sc, verify_every, &p, &res[i]))
 			return EXIT_NOMEM;
 		disagree |= res[i].failed;
 	}

@@ -18,9 +18,33 @@ struct scenario {
 	char		*name;		/* of the "scenario NAME" line */
 	struct rsim_op	*ops;
 	unsigned long	*lines;		/* source line of each op */
+	/*
+	 * scenario_work() of validation's replay after each op: a profile
+	 * of where a run spends its time, for showing progress
+	 */
+	u64		*work;
 	unsigned long	nr;
 	unsigned long	cap;
 };
+
+/**
+ * scenario_work() - the work that cost counters stand for
+ * @cost: the counters of a simulation
+ * @ops: the ops it has applied
+ *
+ * Time spent on ops follows the units of work the counters count (ptes
+ * copied, zapped or examined, vmas and pte_chain entries visited,
+ * reverse-map updates, faults, copies) plus a fixed cost per op, which
+ * costs about as much as SCENARIO_OP_WORK such units.  The sum never
+ * decreases as ops run.  Cost: O(1).
+ *
+ * Return: the work in those units.
+ *
+ * Example:
+ *	u64 done = scenario_work(rsim_cost(sim), i + 1);
+ */
+#define SCENARIO_OP_WORK	32
+u64 scenario_work(const struct rsim_cost *cost, unsigned long ops);
 
 /**
  * scenario_load() - read and validate a scenario file
@@ -30,8 +54,9 @@ struct scenario {
  * On the first error, prints "PATH:LINE: expected ..." on stderr and
  * returns -1; nothing of the file is kept then.  When memory runs out
  * (reading, or replaying the ops), says "out of memory" instead and
- * returns -ENOMEM: the scenario may be good.  Cost: O(file size) plus
- * one run of the ops on a scratch simulation.
+ * returns -ENOMEM: the scenario may be good.  The replay fills in
+ * @sc->work.  Cost: O(file size) plus one run of the ops on a scratch
+ * simulation.
  *
  * Return: 0, -1 for a bad scenario, or -ENOMEM.
  *
