@@ -55,6 +55,9 @@ stamp() {
 	date +%s
 }
 
+kport=$here
+. "$kport/boot-lib.sh"
+
 port() {
 	out=$("$here/port.sh" "$@") || die "port.sh failed (see above)"
 	tree=$(echo "$out" | sed -n 's/^PORT-TREE //p')
@@ -112,37 +115,21 @@ build_kernel() {
 	echo "run-suite.sh: bzImage ($1) built in $(($(stamp) - t0)) s" >&2
 }
 
-# A static guest program from guest/NAME.c, rebuilt when it or guest.h
-# changed: static, so the busybox-only guest needs no libc of its own.
-build_guest() {
-	prog=$objdir/$1
-	if [ ! -x "$prog" ] || [ "$here/guest/$1.c" -nt "$prog" ] ||
-	   [ "$here/guest/guest.h" -nt "$prog" ]; then
-		${HOSTCC:-cc} -static -O2 -Wall -Wextra -Werror -o "$prog.new" \
-			"$here/guest/$1.c" ||
-			die "cannot build guest/$1.c statically (libc6-dev has libc.a)"
-		mv "$prog.new" "$prog"
-	fi
-}
-
 build_initramfs() {
-	gen=$kbuild/gen_init_cpio
-	if [ ! -x "$gen" ] || [ "$tree/usr/gen_init_cpio.c" -nt "$gen" ]; then
-		${HOSTCC:-cc} -O2 -o "$gen" "$tree/usr/gen_init_cpio.c" ||
-			die "cannot build gen_init_cpio"
-	fi
-	[ -x /bin/busybox ] || die "/bin/busybox missing: install busybox-static"
-	file /bin/busybox 2>/dev/null | grep -q 'statically linked' ||
-		die "/bin/busybox is not static: install busybox-static"
-	build_guest mmapwork
-	build_guest stress
-	build_guest iusers
+	pt_gen_init_cpio "$tree"
+	pt_need_busybox
+	pt_guest mmapwork "$objdir"
+	mmapwork=$prog
+	pt_guest stress "$objdir"
+	stress=$prog
+	pt_guest iusers "$objdir"
+	iusers=$prog
 	# the kernel's own vm selftests, static, from the same tree
 	selftests=$kbuild/selftests
 	"$here/build-selftests.sh" "$tree" "$selftests" ||
 		die "building the vm selftests failed"
 	{
-		sed "s|@BUSYBOX@|/bin/busybox|; s|@INIT@|$here/initramfs/init|; s|@MMAPWORK@|$objdir/mmapwork|; s|@STRESS@|$objdir/stress|; s|@IUSERS@|$objdir/iusers|; s|@SELFTESTS_SH@|$here/initramfs/selftests.sh|" \
+		sed "s|@BUSYBOX@|/bin/busybox|; s|@INIT@|$here/initramfs/init|; s|@MMAPWORK@|$mmapwork|; s|@STRESS@|$stress|; s|@IUSERS@|$iusers|; s|@SELFTESTS_SH@|$here/initramfs/selftests.sh|" \
 			"$here/initramfs/initramfs.list"
 		for t in "$selftests"/bin/*; do
 			case $t in *.log) continue ;; esac
@@ -187,21 +174,14 @@ run_qemu() {
 	tcg) accel=tcg,thread=multi ;;
 	esac
 	timeout=${PRIOTREE_QEMU_TIMEOUT:-2400}
-	rm -f "$objdir/console.log"
 	t0=$(stamp)
-	set +e
-	timeout "$timeout" qemu-system-x86_64 -accel "$accel" -m 2048 \
-		-smp "$smp" \
-		-nographic -no-reboot -monitor none \
-		-serial "file:$objdir/console.log" \
-		-kernel "$objdir/arch/x86/boot/bzImage" \
-		-initrd "$objdir/initramfs.cpio" \
+	pt_qemu "$timeout" "$objdir/console.log" \
+		"$objdir/arch/x86/boot/bzImage" "$objdir/initramfs.cpio" \
+		"kunit.stats_enabled=1$cmdline" \
+		-accel "$accel" -m 2048 -smp "$smp" \
 		-drive "file=$objdir/disk.img,if=virtio,format=raw" \
 		-drive "file=$objdir/swap.img,if=virtio,format=raw" \
-		-append "console=ttyS0 panic=-1 no_timer_check kunit.stats_enabled=1$cmdline" \
-		</dev/null >"$objdir/qemu.log" 2>&1
-	rc=$?
-	set -e
+		>"$objdir/qemu.log" 2>&1
 	secs=$(($(stamp) - t0))
 	echo "run-suite.sh: qemu ($flavour, $accel) exited $rc after $secs s" >&2
 	[ "$rc" = 124 ] && echo "run-suite.sh: qemu killed after the ${timeout} s timeout" >&2
@@ -348,8 +328,11 @@ boot)
 	;;
 race)
 	# race [BOOTS] [TREE]: the debug kernel with race/revert-*.patch, in
-	# out-race/ (a copy of out-debug/, so only mm/mmap.o and the link
-	# are new), booted BOOTS times (default 3) with the stress program
+	# out-race/, first made as a copy of out-debug/ (its configuration;
+	# objtool's command lines name out-debug by its absolute path, so
+	# that first build still rebuilds objtool and then every object it
+	# checks: a cold build; later runs rebuild mm/mmap.o and the link),
+	# booted BOOTS times (default 3) with the stress program
 	# alone.  A measurement, not a test: it prints per boot and walker
 	# whether stress caught the reverted fix's race, and fails only
 	# when a boot did not run to its end.

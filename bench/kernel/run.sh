@@ -40,6 +40,8 @@ reps=${BENCH_REPS:-3}
 specs=${BENCH_SPECS:-"test-mmap/small:2000:5 rmap-test/small:8:32:64 test-mmap/large:20000:5 rmap-test/large:16:64:128"}
 timeout=${BENCH_TIMEOUT:-600}
 work=$kbuild/bench-kernel
+kport=$repo/kernel-port
+. "$kport/boot-lib.sh"
 
 die() {
 	echo "bench/kernel/run.sh: $*" >&2
@@ -58,13 +60,10 @@ done
 
 mkdir -p "$work"
 rm -f "$work"/*.log
-gen=$kbuild/gen_init_cpio
-[ -x "$gen" ] || die "$gen missing (run-suite.sh builds it)"
-file /bin/busybox 2>/dev/null | grep -q 'statically linked' ||
-	die "/bin/busybox is not static: install busybox-static"
-${HOSTCC:-cc} -static -O2 -Wall -Wextra -Werror -o "$work/immapbench" \
-	"$repo/kernel-port/guest/immapbench.c" ||
-	die "cannot build immapbench statically"
+pt_gen_init_cpio
+pt_need_busybox
+pt_guest immapbench "$work"
+immapbench=$prog
 
 # The guest's /init: nothing but the benchmark, then power off.
 cat >"$work/init" <<EOF
@@ -87,7 +86,7 @@ dir /tmp 01777 0 0
 dir /bin 0755 0 0
 file /bin/busybox /bin/busybox 0755 0 0
 slink /bin/sh busybox 0777 0 0
-file /bin/immapbench $work/immapbench 0755 0 0
+file /bin/immapbench $immapbench 0755 0 0
 file /init $work/init 0755 0 0
 EOF
 "$gen" "$work/initramfs.list" >"$work/initramfs.cpio" ||
@@ -101,15 +100,11 @@ while [ "$run" -le "$runs" ]; do
 		exec 9>"$kbuild/suite.lock"
 		flock 9
 		t0=$(date +%s.%N)
-		rc=0
-		timeout "$timeout" qemu-system-x86_64 -accel tcg \
-			-icount shift=0 -m 1024 -smp 1 \
-			-nographic -no-reboot -monitor none \
-			-serial "file:$log" \
-			-kernel "$kbuild/out-$flavour/arch/x86/boot/bzImage" \
-			-initrd "$work/initramfs.cpio" \
-			-append "console=ttyS0 panic=-1 no_timer_check kunit.filter_glob=none mem=1000M" \
-			</dev/null >"$work/qemu-$flavour-$run.txt" 2>&1 || rc=$?
+		pt_qemu "$timeout" "$log" \
+			"$kbuild/out-$flavour/arch/x86/boot/bzImage" \
+			"$work/initramfs.cpio" "kunit.filter_glob=none mem=1000M" \
+			-accel tcg -icount shift=0 -m 1024 -smp 1 \
+			>"$work/qemu-$flavour-$run.txt" 2>&1
 		t1=$(date +%s.%N)
 		flock -u 9
 		exec 9>&-
