@@ -144,6 +144,43 @@ int priotree_insert(struct priotree *pt, unsigned long start,
 		    unsigned long last, void *item);
 
 /**
+ * priotree_build() - add an array of entries at once
+ * @pt: the index (NULL: -EINVAL)
+ * @entries: the entries, each ([start, last], item) with start <= last, in
+ *           any order; struct priotree_hit serves as the entry.  May be
+ *           NULL when @nr is 0.  Only read, and not kept.
+ * @nr: the number of entries
+ *
+ * Adds every entry as priotree_insert() of each one in array order would:
+ * the same entries, copies counted alike, and queries then return the
+ * same hits in the same order.  The array is checked first, and all
+ * memory is allocated before the index changes, so on any error nothing
+ * is added.  Ends every open query (unless @nr is 0: then nothing
+ * happens).
+ *
+ * Cost: O(n log n) to sort the array (O(n) if it is sorted already by
+ * start, then last), then, into an empty index, O(n h) to link the
+ * tree, h its mean depth (about log n, at most 2 * BITS_PER_LONG), which
+ * is cheaper than n inserts; into an index holding N entries already,
+ * an O(log N) lookup and insert per new interval.  Temporary memory: two
+ * pointers per entry.
+ *
+ * Example:
+ *	struct priotree_hit maps[] = {
+ *		{ .start = 0x400, .last = 0x4ff, .item = text },
+ *		{ .start = 0x100, .last = 0x1ff, .item = data },
+ *	};
+ *
+ *	if (priotree_build(pt, maps, 2) < 0)
+ *		goto fail;
+ *
+ * Return: 0; -EINVAL if @pt is NULL, if @entries is NULL while @nr > 0, or
+ * if some entry has start > last; -ENOMEM.  On error @pt is unchanged.
+ */
+int priotree_build(struct priotree *pt, const struct priotree_hit *entries,
+		   size_t nr);
+
+/**
  * priotree_remove() - remove one entry ([@start, @last], @item)
  * @pt: the index (NULL: -EINVAL)
  * @start: first value of the interval
@@ -177,6 +214,32 @@ int priotree_remove(struct priotree *pt, unsigned long start,
  * NULL @pt.
  */
 size_t priotree_count(const struct priotree *pt);
+
+/**
+ * priotree_count_range() - number of entries overlapping [@first, @last]
+ * @pt: the index (NULL: -EINVAL)
+ * @first: first value of the query
+ * @last: last value of the query, @first <= @last
+ * @count: where to store the number (0 on error)
+ *
+ * Counts what a query of [@first, @last] would return, copies included,
+ * without returning it: the walk visits each overlapping interval once and
+ * adds up its entries without looking at them.  Changes nothing, and ends
+ * no open query.
+ *
+ * Cost: O(log n + k), k the number of distinct intervals among the hits
+ * (not the number of entries, as for a query).
+ *
+ * Example:
+ *	size_t mapped;
+ *
+ *	if (priotree_count_range(pt, page, page, &mapped) == 0 && !mapped)
+ *		reclaim(page);
+ *
+ * Return: 0; -EINVAL if @pt or @count is NULL or @first > @last.
+ */
+int priotree_count_range(const struct priotree *pt, unsigned long first,
+			 unsigned long last, size_t *count);
 
 /**
  * priotree_query() - start a stabbing query for [@first, @last]

@@ -27,6 +27,8 @@
  */
 
 #include <linux/kernel.h>
+#include <linux/bitops.h>
+#include <linux/bug.h>
 #include <linux/errno.h>
 #include <linux/list.h>
 #include <linux/mmdebug.h>
@@ -50,6 +52,7 @@ struct pt_entry {
 struct pt_range {
 	struct prio_tree_node	node;
 	struct list_head	entries;	/* empty only for a zombie */
+	size_t			copies;		/* sum of the entries' copies */
 	struct pt_range		*next_zombie;
 	bool			zombie;
 };
@@ -136,16 +139,14 @@ static struct pt_entry **find_entry(struct priotree *pt, unsigned long start,
 	return link;
 }
 
-/* Double the table when it is fuller than one entry a bucket; O(n), and
- * so O(1) amortised per insert.  Failure leaves the table as it was. */
-static void grow_table(struct priotree *pt)
+/* Rehash into @nr buckets (a power of two).  Failure leaves the table as
+ * it was: only slower, never wrong. */
+static void resize_table(struct priotree *pt, size_t nr)
 {
-	size_t nr = pt->nr_buckets * 2, old_nr, i;
 	struct pt_entry **buckets, **old, *entry, *next;
 	const struct pt_range *r;
+	size_t old_nr, i;
 
-	if (pt->nr_entries <= pt->nr_buckets || nr < pt->nr_buckets)
-		return;
 	buckets = kcalloc(nr, sizeof(*buckets), GFP_KERNEL);
 	if (!buckets)
 		return;
@@ -166,6 +167,17 @@ static void grow_table(struct priotree *pt)
 		}
 	}
 	kfree(old);
+}
+
+/* Double the table when it is fuller than one entry a bucket; O(n), and
+ * so O(1) amortised per insert. */
+static void grow_table(struct priotree *pt)
+{
+	size_t nr = pt->nr_buckets * 2;
+
+	if (pt->nr_entries <= pt->nr_buckets || nr < pt->nr_buckets)
+		return;
+	resize_table(pt, nr);
 }
 
 /* Take the emptied ranges out of the tree: every open query ends. */
@@ -242,6 +254,7 @@ int priotree_insert(struct priotree *pt, unsigned long start,
 	link = find_entry(pt, start, last, item);
 	if (*link) {
 		(*link)->copies++;
+		(*link)->range->copies++;
 		pt->count++;
 		return 0;
 	}
@@ -262,6 +275,7 @@ int priotree_insert(struct priotree *pt, unsigned long start,
 		fresh->node.start = start;
 		fresh->node.last = last;
 		INIT_LIST_HEAD(&fresh->entries);
+		fresh->copies = 0;
 		fresh->next_zombie = NULL;
 		fresh->zombie = false;
 		range = to_range(prio_tree_insert(&pt->root, &fresh->node));
@@ -269,6 +283,7 @@ int priotree_insert(struct priotree *pt, unsigned long start,
 		VM_BUG_ON(range != fresh);
 	}
 	entry->range = range;
+	range->copies++;
 	list_add_tail(&entry->link, &range->entries);
 	/* *link still ends the chain: nothing moved since find_entry() */
 	entry->hash_next = NULL;
@@ -276,6 +291,313 @@ int priotree_insert(struct priotree *pt, unsigned long start,
 	pt->nr_entries++;
 	pt->count++;
 	grow_table(pt);
+	return 0;
+}
+
+/*
+ * priotree_build(): sort, allocate, commit.  Every allocation comes
+ * before the first change to the index, as in priotree_insert(), so an
+ * -ENOMEM frees what was allocated and leaves the index as it was.
+ *
+ * The array is sorted by interval, and by position in the array within one
+ * interval, so each interval's entries are linked in array order, as n
+ * inserts would link them.  Into an empty tree the ranges are then linked
+ * directly: the tree holding a given set of intervals with a given
+ * index_bits is unique (the root of every subtree is the first-ranking
+ * interval whose path passes through it (1), and the ones left over
+ * spread to the left and right by their own bits (2), (3)), so linking
+ * that tree top-down gives exactly the tree the inserts would have built,
+ * and queries return the same hits in the same order.
+ */
+
+/* A slot of the build's work array: an entry to sort, then a range. */
+union pt_build_slot {
+	const struct priotree_hit	*hit;
+	struct pt_range			*range;
+};
+
+/* Sort order: by interval, then by place in the caller's array. */
+static inline bool build_before(const struct priotree_hit *a,
+				const struct priotree_hit *b)
+{
+	if (a->start != b->start)
+		return a->start < b->start;
+	if (a->last != b->last)
+		return a->last < b->last;
+	return a < b;
+}
+
+static inline bool same_interval(const struct priotree_hit *a,
+				 const struct priotree_hit *b)
+{
+	return a->start == b->start && a->last == b->last;
+}
+
+/*
+ * Bottom-up merge sort of @v[0, nr) by build_before(), with @tmp[0, nr)
+ * as scratch; an array already in order costs one pass.  O(nr log nr).
+ */
+static void build_sort(union pt_build_slot *v, union pt_build_slot *tmp,
+		       size_t nr)
+{
+	union pt_build_slot *from = v, *to = tmp, *swap;
+	size_t width, lo, mid, hi, i, j, k;
+
+	for (i = 1; i < nr && !build_before(v[i].hit, v[i - 1].hit); i++)
+		;
+	if (i >= nr)
+		return;
+	for (width = 1; width < nr; width *= 2) {
+		for (lo = 0; lo < nr; lo = hi) {
+			mid = min(lo + width, nr);
+			hi = min(mid + width, nr);
+			i = lo;
+			j = mid;
+			for (k = lo; k < hi; k++) {
+				if (j >= hi || (i < mid &&
+				    !build_before(from[j].hit, from[i].hit)))
+					to[k] = from[i++];
+				else
+					to[k] = from[j++];
+			}
+		}
+		swap = from;
+		from = to;
+		to = swap;
+	}
+	if (from != v)
+		for (k = 0; k < nr; k++)
+			v[k] = from[k];
+}
+
+/*
+ * Link the unplaced nodes among @nodes[lo, hi) as the subtree whose
+ * children branch on @mask: radix bits while !@size_level, then size
+ * bits.  All of them agree with the subtree's path (2), (3), and sorted
+ * by (start, last) they put the ones whose bit is clear first.  A placed
+ * node (an ancestor's) has a parent already and is skipped.  Recursion
+ * depth at most index_bits + BITS_PER_LONG + 1.
+ *
+ * Return: the subtree's root, NULL when no node is left.
+ */
+static struct prio_tree_node *build_subtree(struct prio_tree_node **nodes,
+					    size_t lo, size_t hi,
+					    unsigned long mask,
+					    bool size_level)
+{
+	struct prio_tree_node *top = NULL, *child, *n;
+	unsigned long bit;
+	size_t i, mid, end;
+
+	/* the first-ranking node left is the subtree's root (1) */
+	for (i = lo; i < hi; i++) {
+		n = nodes[i];
+		if (n->parent)
+			continue;
+		if (!top || n->last > top->last ||
+		    (n->last == top->last && n->start < top->start))
+			top = n;
+	}
+	if (!top)
+		return NULL;
+	INIT_PRIO_TREE_NODE(top);
+	/* at the last size level every bit is spelled: a leaf (3), (6) */
+	if (!mask)
+		return top;
+
+	/* the first node whose bit is set, by bisection */
+	mid = lo;
+	end = hi;
+	while (mid < end) {
+		i = mid + (end - mid) / 2;
+		n = nodes[i];
+		bit = (size_level ? n->last - n->start : n->start) & mask;
+		if (bit)
+			end = i;
+		else
+			mid = i + 1;
+	}
+	if (mask == 1 && !size_level) {
+		mask = 1UL << (BITS_PER_LONG - 1);
+		size_level = true;
+	} else {
+		mask >>= 1;
+	}
+	child = build_subtree(nodes, lo, mid, mask, size_level);
+	if (child) {
+		top->left = child;
+		child->parent = top;
+	}
+	child = build_subtree(nodes, mid, hi, mask, size_level);
+	if (child) {
+		top->right = child;
+		child->parent = top;
+	}
+	return top;
+}
+
+/* Link the distinct, sorted @ranges[0, nr) as the whole of @pt's tree. */
+static void build_tree(struct priotree *pt, union pt_build_slot *ranges,
+		       size_t nr)
+{
+	struct prio_tree_node **nodes = (struct prio_tree_node **)ranges;
+	unsigned long heap = 0;
+	unsigned int bits;
+	size_t i;
+
+	/* turn the slots into node pointers in place, unplaced (parent NULL) */
+	BUILD_BUG_ON(sizeof(*nodes) != sizeof(*ranges));
+	for (i = 0; i < nr; i++) {
+		nodes[i] = &ranges[i].range->node;
+		nodes[i]->parent = NULL;
+		heap = max(heap, nodes[i]->last);
+	}
+	/* the fewest radix bits that hold every heap, as inserts grow it (4) */
+	bits = heap ? __fls(heap) + 1 : 1;
+	pt->root.index_bits = bits;
+	pt->root.prio_tree_node = build_subtree(nodes, 0, nr,
+						1UL << (bits - 1), false);
+}
+
+int priotree_build(struct priotree *pt, const struct priotree_hit *entries,
+		   size_t nr)
+{
+	struct pt_entry *spare = NULL, *entry, **link;
+	union pt_build_slot *order, *ranges;
+	struct pt_range *range;
+	size_t i, g, nr_ranges, buckets;
+	bool was_empty;
+
+	if (!pt || (!entries && nr))
+		return -EINVAL;
+	for (i = 0; i < nr; i++)
+		if (entries[i].start > entries[i].last)
+			return -EINVAL;
+	if (!nr)
+		return 0;
+	reap_zombies(pt);
+	was_empty = prio_tree_empty(&pt->root);
+
+	/* order[0, nr) to sort, then ranges[0, nr_ranges) over the scratch */
+	order = kmalloc_array(nr, 2 * sizeof(*order), GFP_KERNEL);
+	if (!order)
+		return -ENOMEM;
+	ranges = order + nr;
+	for (i = 0; i < nr; i++)
+		order[i].hit = &entries[i];
+	build_sort(order, ranges, nr);
+
+	/*
+	 * Allocate: a range for each interval the tree lacks, and an entry
+	 * for every array slot (the ones a triple already has go back).
+	 */
+	nr_ranges = 0;
+	for (i = 0; i < nr; i++) {
+		const struct priotree_hit *hit = order[i].hit;
+
+		if (!i || !same_interval(hit, order[i - 1].hit)) {
+			range = NULL;
+			if (!was_empty)
+				range = to_range(prio_tree_lookup(&pt->root,
+						hit->start, hit->last));
+			if (!range) {
+				range = kmalloc(sizeof(*range), GFP_KERNEL);
+				if (!range)
+					goto nomem;
+				range->node.start = hit->start;
+				range->node.last = hit->last;
+				/* not in the tree yet: no parent */
+				range->node.parent = NULL;
+				INIT_LIST_HEAD(&range->entries);
+				range->copies = 0;
+				range->next_zombie = NULL;
+				range->zombie = false;
+			}
+			ranges[nr_ranges++].range = range;
+		}
+		entry = kmalloc(sizeof(*entry), GFP_KERNEL);
+		if (!entry)
+			goto nomem;
+		entry->hash_next = spare;
+		spare = entry;
+	}
+
+	/* nothing can fail from here on; a table that cannot grow is slow */
+	for (buckets = pt->nr_buckets; buckets < pt->nr_entries + nr &&
+	     buckets * 2 > buckets; buckets *= 2)
+		;
+	if (buckets != pt->nr_buckets)
+		resize_table(pt, buckets);
+
+	for (i = 0, g = 0; i < nr; i++) {
+		const struct priotree_hit *hit = order[i].hit;
+
+		if (i && !same_interval(hit, order[i - 1].hit))
+			g++;
+		range = ranges[g].range;
+		link = find_entry(pt, hit->start, hit->last, hit->item);
+		entry = *link;
+		if (!entry) {
+			entry = spare;
+			spare = entry->hash_next;
+			entry->item = hit->item;
+			entry->copies = 0;
+			entry->range = range;
+			list_add_tail(&entry->link, &range->entries);
+			entry->hash_next = NULL;
+			*link = entry;
+			pt->nr_entries++;
+		}
+		entry->copies++;
+		range->copies++;
+		pt->count++;
+	}
+	while ((entry = spare)) {
+		spare = entry->hash_next;
+		kfree(entry);
+	}
+
+	/* the ranges the tree lacked are those that had no entry before */
+	if (was_empty) {
+		build_tree(pt, ranges, nr_ranges);
+	} else {
+		for (g = 0; g < nr_ranges; g++)
+			if (ranges[g].range->node.parent == NULL)
+				prio_tree_insert(&pt->root,
+						 &ranges[g].range->node);
+	}
+	kfree(order);
+	return 0;
+
+nomem:
+	while ((entry = spare)) {
+		spare = entry->hash_next;
+		kfree(entry);
+	}
+	/* a range of the tree has entries; a fresh one has none yet */
+	for (g = 0; g < nr_ranges; g++)
+		if (list_empty(&ranges[g].range->entries))
+			kfree(ranges[g].range);
+	kfree(order);
+	return -ENOMEM;
+}
+
+int priotree_count_range(const struct priotree *pt, unsigned long first,
+			 unsigned long last, size_t *count)
+{
+	struct prio_tree_iter iter;
+	struct prio_tree_node *node;
+	size_t sum = 0;
+
+	if (count)
+		*count = 0;
+	if (!pt || !count || first > last)
+		return -EINVAL;
+	/* a range counts its entries' copies: no entry is looked at */
+	for (node = prio_tree_first(&pt->root, &iter, first, last); node;
+	     node = prio_tree_next(&pt->root, &iter, first, last))
+		sum += to_range(node)->copies;
+	*count = sum;
 	return 0;
 }
 
@@ -299,6 +621,7 @@ int priotree_remove(struct priotree *pt, unsigned long start,
 		reap_zombies(pt);
 
 	pt->count--;
+	entry->range->copies--;
 	if (--entry->copies)
 		return 0;
 
@@ -434,7 +757,7 @@ int priotree_check(const struct priotree *pt, char *msg, size_t len)
 	struct prio_tree_node *node;
 	struct pt_entry *entry, **link;
 	struct pt_range *range;
-	size_t copies = 0, entries = 0, zombies = 0;
+	size_t copies = 0, entries = 0, zombies = 0, range_copies;
 	int ret;
 
 	if (!pt)
@@ -458,6 +781,7 @@ int priotree_check(const struct priotree *pt, char *msg, size_t len)
 					  "is a zombie with entries" :
 					  "has no entries");
 		zombies += range->zombie;
+		range_copies = 0;
 		list_for_each_entry(entry, &range->entries, link) {
 			link = find_entry((struct priotree *)pt, node->start,
 					  node->last, entry->item);
@@ -468,7 +792,13 @@ int priotree_check(const struct priotree *pt, char *msg, size_t len)
 					node->start, node->last);
 			entries++;
 			copies += entry->copies;
+			range_copies += entry->copies;
 		}
+		if (range_copies != range->copies)
+			return fail_check(msg, len,
+					  "interval [%lu, %lu] counts %zu copies, holds %zu",
+					  node->start, node->last,
+					  range->copies, range_copies);
 	}
 	for (range = pt->zombies; range; range = range->next_zombie)
 		zombies--;

@@ -62,7 +62,8 @@
 #define LIST_LIMIT	100000000UL
 
 static const struct bench_ops *const subjects[] = {
-	&prio_vma_ops, &priotree_ops, &itree_ops, &itree_ool_ops,
+	&prio_vma_ops, &priotree_ops, &priotree_build_ops, &itree_ops,
+	&itree_ool_ops,
 	&bsdrb_ops, &iitree_ops, &list_ops,
 };
 #define NR_SUBJECTS	(sizeof(subjects) / sizeof(subjects[0]))

@@ -13,8 +13,8 @@ import os
 import subprocess
 import sys
 
-SUBJECTS = ['prio-vma', 'prio-api', 'itree', 'itree-ool', 'bsd-rb',
-            'iitree', 'list']
+SUBJECTS = ['prio-vma', 'prio-api', 'prio-build', 'itree', 'itree-ool',
+            'bsd-rb', 'iitree', 'list']
 PHASES = ['insert', 'query', 'remove']
 WORKLOADS = [
     ('itest', '(a) interval_tree_test defaults: 100 random, point queries'),

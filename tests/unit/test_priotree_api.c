@@ -27,18 +27,10 @@
 
 #include <priotree.h>
 
+#include "api_util.h"
 #ifdef PRIOTREE_FAILSLAB
 #include "failslab/failslab.h"
 #endif
-
-#define assert_index_valid(pt)						\
-do {									\
-	char __msg[256];						\
-									\
-	if (priotree_check((pt), __msg, sizeof(__msg)))			\
-		fail_msg("%s:%d: expected a valid index: %s",		\
-			 __FILE__, __LINE__, __msg);			\
-} while (0)
 
 struct hits {
 	size_t n;
