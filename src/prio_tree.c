@@ -598,15 +598,20 @@ void prio_tree_remove(struct prio_tree_root *root, struct prio_tree_node *node)
  *  - by (1) no node below a child ranks before it, so a child whose heap
  *    is below @begin closes its whole subtree;
  *  - by (2) every radix in a right subtree is at least the path value
- *    with the branch bit set (in the size levels, exactly the path value),
- *    so a right subtree starting beyond @end is closed too.
+ *    with the branch bit set, so a right subtree starting beyond @end is
+ *    closed too;
+ *  - by (2) and (3) the node at depth index_bits and every node below it
+ *    have the radix its path spells in full, so once the walk reaches
+ *    that depth either the node's radix is beyond @end and nothing below
+ *    overlaps, or every node below overlaps that the heaps let in: the
+ *    size levels are walked by heap alone, without masks or path values.
  * A left turn can only be refused by heap, so the walk visits O(log n)
  * nodes that do not overlap plus the m that do.
  *
  * The walk never climbs for nothing.  Where it turns left below a node
- * whose right subtree passes the radix bound, it sets that node's depth
- * in iter->pending; when it cannot go further down it hops straight to
- * the deepest such node (d below) and into its right subtree, and when no
+ * whose right subtree passes the radix bound, it notes that node's depth
+ * as pending; when it cannot go further down it hops straight to the
+ * deepest pending node (d below) and into its right subtree, and when no
  * depth is pending the query is over, with no climb back to the root:
  *
  *          root          pending = {d}
@@ -618,8 +623,11 @@ void prio_tree_remove(struct prio_tree_root *root, struct prio_tree_node *node)
  *     B
  *
  * Only ancestors of the current node are ever pending, so one bit per
- * depth is enough; depths run to index_bits + BITS_PER_LONG, and a node
- * with a right child sits above the last size level.
+ * depth is enough: iter->pending[0] holds the radix depths 0 .. index_bits
+ * - 1, iter->pending[1] the size depths index_bits + j as bit j (a node
+ * with a right child sits above the last size level, so j < BITS_PER_LONG).
+ * Every size depth is deeper than every radix depth, so the deepest
+ * pending node is in pending[1] whenever that word is not empty.
  */
 
 /*
@@ -634,80 +642,113 @@ prio_tree_walk(struct prio_tree_iter *iter, unsigned long begin,
 	const unsigned int bits = iter->root->index_bits;
 	struct prio_tree_node *cur = iter->cur, *child;
 	unsigned long mask = iter->mask, value = iter->value;
-	unsigned long pend0 = iter->pending[0], pend1 = iter->pending[1];
+	unsigned long pend_radix = iter->pending[0];
+	unsigned long pend_size = iter->pending[1];
 	unsigned int depth = iter->depth, up;
 	unsigned long radix, heap;
 
+	if (depth >= bits)
+		goto size_levels;
 	for (;;) {
-		/* go left if (1) lets that subtree overlap ... */
+		/*
+		 * Radix levels: cur's children branch on @mask; a right
+		 * subtree may overlap only if (value | mask) <= end (2).
+		 * Go left if (1) lets that subtree overlap ...
+		 */
 		child = cur->left;
 		if (child != cur) {
 			node_key(child, raw, &radix, &heap);
 			if (heap >= begin) {
 				/* ... noting the right one if (2) lets it */
-				if (cur->right != cur &&
-				    (depth < bits ? value | mask : value) <= end) {
-					if (depth < BITS_PER_LONG)
-						pend0 |= 1UL << depth;
-					else
-						pend1 |= 1UL << (depth - BITS_PER_LONG);
-				}
-				goto descend;
+				if (cur->right != cur && (value | mask) <= end)
+					pend_radix |= 1UL << depth;
+				goto radix_descend;
 			}
 		}
 		/* else right, if (2) and (1) let that subtree overlap */
 		child = cur->right;
-		if (child != cur && (depth < bits ? value | mask : value) <= end) {
+		if (child == cur || (value | mask) > end)
+			goto hop;
+		node_key(child, raw, &radix, &heap);
+		if (heap < begin)
+			goto hop;
+turn_right:
+		value |= mask;
+radix_descend:
+		cur = child;
+		mask >>= 1;
+		if (++depth == bits) {
+			/* radix == value: all or nothing below overlaps */
+			if (radix > end)
+				goto hop;
+			goto found;
+		}
+		if (radix <= end)
+			goto found;
+		continue;
+
+size_levels:
+		/*
+		 * Below depth index_bits every node's radix is cur's, and is
+		 * at most @end: a child overlaps if its heap reaches @begin,
+		 * and then it is the next hit.
+		 */
+		child = cur->left;
+		if (child != cur) {
+			node_key(child, raw, &radix, &heap);
+			if (heap >= begin) {
+				if (cur->right != cur)
+					pend_size |= 1UL << (depth - bits);
+				goto size_descend;
+			}
+		}
+		child = cur->right;
+		if (child != cur) {
 			node_key(child, raw, &radix, &heap);
 			if (heap >= begin)
-				goto turn_right;
+				goto size_descend;
 		}
-		/* else right below the deepest pending node, if any */
-		for (;;) {
-			if (pend1) {
-				up = BITS_PER_LONG + __fls(pend1);
-				pend1 &= ~(1UL << (up - BITS_PER_LONG));
-			} else if (pend0) {
-				up = __fls(pend0);
-				pend0 &= ~(1UL << up);
-			} else {
-				iter->cur = NULL;
-				return NULL;
-			}
-			for (; depth > up; depth--)
+hop:
+		/* right below the deepest pending node, if any */
+		if (pend_size) {
+			up = __fls(pend_size);
+			pend_size &= ~(1UL << up);
+			for (up += bits; depth > up; depth--)
 				cur = cur->parent;
 			child = cur->right;
 			node_key(child, raw, &radix, &heap);
 			if (heap >= begin)
-				break;
+				goto size_descend;
+			goto hop;
 		}
-		/* the path state of depth up */
-		if (depth < bits) {
-			mask = 1UL << (bits - 1 - depth);
-			/* forget the branch bits of the levels left behind */
-			value &= ~((mask << 1) - 1);
-		} else {
-			mask = 1UL << (BITS_PER_LONG - 1 - (depth - bits));
+		if (!pend_radix) {
+			iter->cur = NULL;
+			return NULL;
 		}
-turn_right:
-		if (depth < bits)
-			value |= mask;
-descend:
-		/* step onto child, one level down (2), (3) */
-		cur = child;
-		if (++depth == bits)
-			mask = 1UL << (BITS_PER_LONG - 1);	/* size level 1 */
-		else
-			mask >>= 1;
-		if (radix <= end)
-			break;
+		up = __fls(pend_radix);
+		pend_radix &= ~(1UL << up);
+		for (; depth > up; depth--)
+			cur = cur->parent;
+		/* the path state of depth up: forget the levels left behind */
+		mask = 1UL << (bits - 1 - depth);
+		value &= ~((mask << 1) - 1);
+		child = cur->right;
+		node_key(child, raw, &radix, &heap);
+		if (heap >= begin)
+			goto turn_right;
+		goto hop;
 	}
+
+size_descend:
+	cur = child;
+	depth++;
+found:
 	iter->cur = cur;
 	iter->mask = mask;
 	iter->value = value;
 	iter->depth = depth;
-	iter->pending[0] = pend0;
-	iter->pending[1] = pend1;
+	iter->pending[0] = pend_radix;
+	iter->pending[1] = pend_size;
 	return cur;
 }
 

@@ -91,6 +91,8 @@ static void prio_walk(struct prio_walk *w, struct prio_tree_node *node,
 		return;
 	if (RADIX_INDEX(vma) <= w->end)
 		w->overlapping++;
+	else if (size_level)
+		return;		/* the whole size subtree has this radix */
 
 	if (size_level) {
 		child_level = size_level + 1;

@@ -85,11 +85,13 @@ struct prio_tree_root {
  *   radix levels (depth < index_bits): @mask is the radix bit that cur's
  *   children branch on, @value holds the radix bits its path has fixed so
  *   far (all lower bits zero);
- *   size levels: @value is the complete radix of the subtree, @mask the
- *   size bit cur's children branch on (0 at the last size level).
- * Bit d of @pending (d / BITS_PER_LONG words in) is set while cur's
- * ancestor at depth d has a right subtree that the walk has still to
- * visit.  @cur == NULL once the walk has finished.
+ *   size levels (depth >= index_bits): @value is the complete radix of
+ *   the subtree, which the walk entered only because that radix is not
+ *   beyond the query; @mask is 0 (the walk prunes them by heap alone).
+ * Bit d of @pending[0] is set while cur's ancestor at radix depth d has a
+ * right subtree that the walk has still to visit; bit j of @pending[1]
+ * likewise for its ancestor at depth index_bits + j.  @cur == NULL once
+ * the walk has finished.
  */
 struct prio_tree_iter {
 	struct prio_tree_node	*cur;
