@@ -623,11 +623,16 @@ void prio_tree_remove(struct prio_tree_root *root, struct prio_tree_node *node)
  *     B
  *
  * Only ancestors of the current node are ever pending, so one bit per
- * depth is enough: iter->pending[0] holds the radix depths 0 .. index_bits
- * - 1, iter->pending[1] the size depths index_bits + j as bit j (a node
- * with a right child sits above the last size level, so j < BITS_PER_LONG).
- * Every size depth is deeper than every radix depth, so the deepest
- * pending node is in pending[1] whenever that word is not empty.
+ * depth is enough.  In the radix levels a node's depth d is named by the
+ * radix bit its children branch on, 1 << (index_bits - 1 - d), which the
+ * walk carries anyway: iter->pending[0] is the OR of those bits, and its
+ * lowest set bit is the deepest pending radix node; reaching depth
+ * index_bits is the mask shifting out to 0, so the radix levels keep no
+ * depth count at all.  iter->pending[1] holds the size depths index_bits
+ * + j as bit j (a node with a right child sits above the last size level,
+ * so j < BITS_PER_LONG), counted by iter->depth, which only the size
+ * levels keep.  Every size depth is deeper than every radix depth, so the
+ * deepest pending node is in pending[1] whenever that word is not empty.
  */
 
 /*
@@ -644,10 +649,10 @@ prio_tree_walk(struct prio_tree_iter *iter, unsigned long begin,
 	unsigned long mask = iter->mask, value = iter->value;
 	unsigned long pend_radix = iter->pending[0];
 	unsigned long pend_size = iter->pending[1];
-	unsigned int depth = iter->depth, up;
-	unsigned long radix, heap;
+	unsigned long radix, heap, up;
+	unsigned int depth = iter->depth;
 
-	if (depth >= bits)
+	if (!mask)
 		goto size_levels;
 	for (;;) {
 		/*
@@ -661,7 +666,7 @@ prio_tree_walk(struct prio_tree_iter *iter, unsigned long begin,
 			if (heap >= begin) {
 				/* ... noting the right one if (2) lets it */
 				if (cur->right != cur && (value | mask) <= end)
-					pend_radix |= 1UL << depth;
+					pend_radix |= mask;
 				goto radix_descend;
 			}
 		}
@@ -677,8 +682,10 @@ turn_right:
 radix_descend:
 		cur = child;
 		mask >>= 1;
-		if (++depth == bits) {
-			/* radix == value: all or nothing below overlaps */
+		if (!mask) {
+			/* depth index_bits: radix == value, all or nothing
+			 * below overlaps */
+			depth = bits;
 			if (radix > end)
 				goto hop;
 			goto found;
@@ -725,12 +732,17 @@ hop:
 			iter->cur = NULL;
 			return NULL;
 		}
-		up = __fls(pend_radix);
-		pend_radix &= ~(1UL << up);
-		for (; depth > up; depth--)
+		up = pend_radix & -pend_radix;
+		pend_radix &= pend_radix - 1;
+		if (!mask) {
+			/* out of the size levels, to depth index_bits - 1 */
+			for (; depth >= bits; depth--)
+				cur = cur->parent;
+			mask = 1;
+		}
+		for (; mask < up; mask <<= 1)
 			cur = cur->parent;
-		/* the path state of depth up: forget the levels left behind */
-		mask = 1UL << (bits - 1 - depth);
+		/* the path state of that depth: forget the levels below */
 		value &= ~((mask << 1) - 1);
 		child = cur->right;
 		node_key(child, raw, &radix, &heap);
@@ -804,11 +816,10 @@ prio_tree_step(struct prio_tree_iter *iter, unsigned long begin,
 	       unsigned long end, bool raw)
 {
 	struct prio_tree_node *cur = iter->cur, *child;
-	unsigned int depth = iter->depth;
 	unsigned long mask = iter->mask, radix, heap;
 
 	/* a child at depth index_bits is on size level 1 already */
-	if (depth + 1 >= iter->root->index_bits)
+	if (mask <= 1)
 		return NULL;
 	child = cur->left;
 	if (child != cur) {
@@ -816,9 +827,8 @@ prio_tree_step(struct prio_tree_iter *iter, unsigned long begin,
 		if (heap >= begin) {
 			if (radix > end)
 				return NULL;
-			/* depth < index_bits <= BITS_PER_LONG: word 0 */
 			if (cur->right != cur && (iter->value | mask) <= end)
-				iter->pending[0] |= 1UL << depth;
+				iter->pending[0] |= mask;
 			goto descend;
 		}
 	}
@@ -831,7 +841,6 @@ prio_tree_step(struct prio_tree_iter *iter, unsigned long begin,
 	iter->value |= mask;
 descend:
 	iter->cur = child;
-	iter->depth = depth + 1;
 	iter->mask = mask >> 1;
 	return child;
 }

@@ -81,17 +81,18 @@ struct prio_tree_root {
 };
 
 /*
- * Query state.  While the walk stands on @cur at depth @depth:
- *   radix levels (depth < index_bits): @mask is the radix bit that cur's
- *   children branch on, @value holds the radix bits its path has fixed so
- *   far (all lower bits zero);
- *   size levels (depth >= index_bits): @value is the complete radix of
- *   the subtree, which the walk entered only because that radix is not
+ * Query state.  While the walk stands on @cur at depth d:
+ *   radix levels (d < index_bits): @mask is the radix bit that cur's
+ *   children branch on, 1 << (index_bits - 1 - d), which also names d;
+ *   @value holds the radix bits its path has fixed so far (all lower bits
+ *   zero); @depth is not kept;
+ *   size levels (d >= index_bits): @depth is d, @value the complete radix
+ *   of the subtree, which the walk entered only because that radix is not
  *   beyond the query; @mask is 0 (the walk prunes them by heap alone).
- * Bit d of @pending[0] is set while cur's ancestor at radix depth d has a
- * right subtree that the walk has still to visit; bit j of @pending[1]
- * likewise for its ancestor at depth index_bits + j.  @cur == NULL once
- * the walk has finished.
+ * @pending[0] has the @mask bit of each of cur's ancestors in the radix
+ * levels whose right subtree the walk has still to visit; bit j of
+ * @pending[1] likewise marks its ancestor at depth index_bits + j.
+ * @cur == NULL once the walk has finished.
  */
 struct prio_tree_iter {
 	struct prio_tree_node	*cur;
