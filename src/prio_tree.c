@@ -124,6 +124,13 @@ static __always_inline bool path_goes_right(const struct prio_tree_path *path,
 	return (path->size_level ? heap - radix : radix) & path->mask;
 }
 
+/* Below the last radix level: size level 1 tests the top bit of a long (3). */
+static __always_inline void path_enter_size_levels(struct prio_tree_path *path)
+{
+	path->mask = 1UL << (BITS_PER_LONG - 1);
+	path->size_level = true;
+}
+
 /*
  * Step one level down.  Once all size bits are used up, mask stays 0: the
  * node just reached sits at the last size level, where every bit of its
@@ -134,8 +141,7 @@ static __always_inline void path_descend(struct prio_tree_path *path)
 	path->mask >>= 1;
 	if (path->mask || path->size_level)
 		return;
-	path->mask = 1UL << (BITS_PER_LONG - 1);
-	path->size_level = true;
+	path_enter_size_levels(path);
 }
 
 static inline void set_child(struct prio_tree_node *parent, bool right,
@@ -363,13 +369,46 @@ static struct prio_tree_node *prio_tree_expand(struct prio_tree_root *root,
 	return node;
 }
 
-/* prio_tree_insert() for one node flavour, @raw a constant where inlined. */
+/*
+ * One level of the insert walk: where the carried key [*@radix, *@heap]
+ * ranks before *@cur's (1), the carried node takes cur's place, and cur,
+ * with its key, is carried on down instead.  cur's key is read once.
+ *
+ * Return: *@cur if it holds the carried key itself (6), else NULL.
+ */
+static __always_inline struct prio_tree_node *
+insert_level(struct prio_tree_root *root, struct prio_tree_node **cur,
+	     struct prio_tree_node **carried, unsigned long *radix,
+	     unsigned long *heap, bool raw)
+{
+	struct prio_tree_node *displaced = *cur;
+	unsigned long r, h;
+
+	node_key(displaced, raw, &r, &h);
+	/* !ranks_before(radix, heap, r, h), the heaps compared once */
+	if (*heap < h || (*heap == h && *radix > r))
+		return NULL;
+	if (unlikely(*heap == h && *radix == r))
+		return displaced;
+	__prio_tree_replace(root, displaced, *carried);
+	*cur = *carried;
+	*carried = displaced;
+	*radix = r;
+	*heap = h;
+	return NULL;
+}
+
+/*
+ * prio_tree_insert() for one node flavour, @raw a constant where inlined.
+ * The radix levels and the size levels are two loops, so that neither
+ * tests at each level which kind of bit it branches on.
+ */
 static __always_inline struct prio_tree_node *
 __prio_tree_insert(struct prio_tree_root *root, struct prio_tree_node *node,
 		   bool raw)
 {
-	struct prio_tree_node *cur, *carried = node, *tmp;
-	unsigned long radix, heap, r, h;
+	struct prio_tree_node *cur, *carried = node, *next, *twin;
+	unsigned long radix, heap;
 	struct prio_tree_path path;
 	bool right;
 
@@ -388,35 +427,42 @@ __prio_tree_insert(struct prio_tree_root *root, struct prio_tree_node *node,
 	cur = root->prio_tree_node;
 	path_start(root, &path);
 	for (;;) {
-		node_key(cur, raw, &r, &h);
-		/* ranks_before(radix, heap, r, h), the heaps compared once */
-		if (heap > h || (heap == h && radix <= r)) {
-			if (unlikely(heap == h && radix == r)) {
-				/* only the original key meets its twin (6) */
-				VM_BUG_ON(carried != node);
-				return cur;
-			}
-			__prio_tree_replace(root, cur, carried);
-			tmp = carried;
-			carried = cur;
-			cur = tmp;
-			radix = r;
-			heap = h;
-		}
+		twin = insert_level(root, &cur, &carried, &radix, &heap, raw);
+		if (unlikely(twin))
+			goto found_twin;
+		right = radix & path.mask;
+		next = right ? cur->right : cur->left;
+		if (next == cur)
+			goto link;
+		cur = next;
+		path.mask >>= 1;
+		if (!path.mask)
+			break;
+	}
+	path_enter_size_levels(&path);
+	for (;;) {
+		twin = insert_level(root, &cur, &carried, &radix, &heap, raw);
+		if (unlikely(twin))
+			goto found_twin;
 		/* distinct keys part before the size bits run out (3), (6) */
 		VM_BUG_ON(!path.mask);
-		right = path_goes_right(&path, radix, heap);
-		tmp = right ? cur->right : cur->left;
-		if (tmp == cur) {
-			INIT_PRIO_TREE_NODE(carried);
-			set_child(cur, right, carried);
-			break;
-		}
-		cur = tmp;
-		path_descend(&path);
+		right = (heap - radix) & path.mask;
+		next = right ? cur->right : cur->left;
+		if (next == cur)
+			goto link;
+		cur = next;
+		path.mask >>= 1;
 	}
+link:
+	INIT_PRIO_TREE_NODE(carried);
+	set_child(cur, right, carried);
 	prio_tree_debug_verify(root);
 	return node;
+
+found_twin:
+	/* only the original key meets its twin (6) */
+	VM_BUG_ON(carried != node);
+	return twin;
 }
 
 /**
