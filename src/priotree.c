@@ -690,31 +690,32 @@ int priotree_next(struct priotree_iter *it, struct priotree_hit *hit)
 
 	if (!it || !hit)
 		return -EINVAL;
-	while ((range = to_range(q->iter.cur))) {
-		pt = container_of(q->iter.root, struct priotree, root);
-		if (q->pos != &range->entries) {
-			entry = list_entry(q->pos, struct pt_entry, link);
-			if (!q->left)
-				q->left = entry->copies;
-			hit->start = range->node.start;
-			hit->last = range->node.last;
-			hit->item = entry->item;
-			/* step past the entry before the caller may free it */
-			if (!--q->left)
-				q->pos = q->pos->next;
-			pt->cursor = entry;
-			pt->cursor_query = q->id;
-			return 1;
-		}
+	range = to_range(q->iter.cur);
+	/* on to the next range with an entry left, over zombies */
+	while (unlikely(!range || q->pos == &range->entries)) {
+		if (!range)
+			return 0;
 		range = to_range(prio_tree_next(q->iter.root, &q->iter,
 						q->first, q->last));
-		if (range) {
+		if (range)
 			q->pos = range->entries.next;
-			continue;
-		}
-		end_query(pt, q);
+		else
+			end_query(container_of(q->iter.root, struct priotree,
+					       root), q);
 	}
-	return 0;
+	entry = list_entry(q->pos, struct pt_entry, link);
+	if (!q->left)
+		q->left = entry->copies;
+	hit->start = range->node.start;
+	hit->last = range->node.last;
+	hit->item = entry->item;
+	/* step past the entry before the caller may free it */
+	if (!--q->left)
+		q->pos = q->pos->next;
+	pt = container_of(q->iter.root, struct priotree, root);
+	pt->cursor = entry;
+	pt->cursor_query = q->id;
+	return 1;
 }
 
 int priotree_foreach(struct priotree *pt, unsigned long first,
