@@ -353,13 +353,16 @@ static void build_sort(union pt_build_slot *v, union pt_build_slot *tmp,
 			hi = min(mid + width, nr);
 			i = lo;
 			j = mid;
-			for (k = lo; k < hi; k++) {
-				if (j >= hi || (i < mid &&
-				    !build_before(from[j].hit, from[i].hit)))
-					to[k] = from[i++];
-				else
-					to[k] = from[j++];
-			}
+			k = lo;
+			/* the left run first on ties: stable, not that it
+			 * matters for a total order */
+			while (i < mid && j < hi)
+				to[k++] = build_before(from[j].hit, from[i].hit) ?
+					from[j++] : from[i++];
+			while (i < mid)
+				to[k++] = from[i++];
+			while (j < hi)
+				to[k++] = from[j++];
 		}
 		swap = from;
 		from = to;
