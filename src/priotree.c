@@ -354,11 +354,13 @@ static void build_sort(union pt_build_slot *v, union pt_build_slot *tmp,
 			i = lo;
 			j = mid;
 			k = lo;
-			/* the left run first on ties: stable, not that it
-			 * matters for a total order */
-			while (i < mid && j < hi)
-				to[k++] = build_before(from[j].hit, from[i].hit) ?
-					from[j++] : from[i++];
+			/* on a tie the left run goes first: stable */
+			while (i < mid && j < hi) {
+				if (build_before(from[j].hit, from[i].hit))
+					to[k++] = from[j++];
+				else
+					to[k++] = from[i++];
+			}
 			while (i < mid)
 				to[k++] = from[i++];
 			while (j < hi)
