@@ -729,8 +729,10 @@ radix_descend:
 		cur = child;
 		mask >>= 1;
 		if (!mask) {
-			/* depth index_bits: radix == value, all or nothing
-			 * below overlaps */
+			/*
+			 * depth index_bits: radix == value, all or nothing
+			 * below overlaps
+			 */
 			depth = bits;
 			if (radix > end)
 				goto hop;
@@ -1030,18 +1032,22 @@ static int check_node(struct check_walk *w, const struct prio_tree_node *node)
 		unsigned long path = d ? w->walk.path_radix >> (bits - d) : 0;
 
 		if (mine != path)
-			return check_fail(w, "2 radix placement: path disagrees with radix_index",
+			return check_fail(w,
+					  "2 radix placement: path disagrees with radix_index",
 					  node, r, h);
 	} else {
 		j = d - bits;
 		if (j > BITS_PER_LONG)
-			return check_fail(w, "3 size placement: deeper than the size levels",
+			return check_fail(w,
+					  "3 size placement: deeper than the size levels",
 					  node, r, h);
 		if (r != w->walk.path_radix)
-			return check_fail(w, "3 size placement: radix differs from its size subtree",
+			return check_fail(w,
+					  "3 size placement: radix differs from its size subtree",
 					  node, r, h);
 		if (high_bits(h - r, j) != high_bits(w->walk.path_size, j))
-			return check_fail(w, "3 size placement: path disagrees with size",
+			return check_fail(w,
+					  "3 size placement: path disagrees with size",
 					  node, r, h);
 	}
 	for (side = 0; side < 2; side++) {

@@ -124,8 +124,10 @@ static size_t bucket_of(const struct priotree *pt, unsigned long start,
 	return (size_t)h & (pt->nr_buckets - 1);
 }
 
-/* The link that points at the entry of the triple, or at the NULL ending
- * its bucket's chain when there is no such entry. */
+/*
+ * The link that points at the entry of the triple, or at the NULL ending
+ * its bucket's chain when there is no such entry.
+ */
 static struct pt_entry **find_entry(struct priotree *pt, unsigned long start,
 				 unsigned long last, const void *item)
 {
@@ -139,8 +141,10 @@ static struct pt_entry **find_entry(struct priotree *pt, unsigned long start,
 	return link;
 }
 
-/* Rehash into @nr buckets (a power of two).  Failure leaves the table as
- * it was: only slower, never wrong. */
+/*
+ * Rehash into @nr buckets (a power of two).  Failure leaves the table as
+ * it was: only slower, never wrong.
+ */
 static void resize_table(struct priotree *pt, size_t nr)
 {
 	struct pt_entry **buckets, **old, *entry, *next;
@@ -169,8 +173,10 @@ static void resize_table(struct priotree *pt, size_t nr)
 	kfree(old);
 }
 
-/* Double the table when it is fuller than one entry a bucket; O(n), and
- * so O(1) amortised per insert. */
+/*
+ * Double the table when it is fuller than one entry a bucket; O(n), and
+ * so O(1) amortised per insert.
+ */
 static void grow_table(struct priotree *pt)
 {
 	size_t nr = pt->nr_buckets * 2;
@@ -228,8 +234,10 @@ void priotree_free(struct priotree *pt)
 
 	if (!pt)
 		return;
-	/* always take the root: removing it is O(log n) and needs no walk;
-	 * zombies are in the tree too */
+	/*
+	 * always take the root: removing it is O(log n) and needs no walk;
+	 * zombies are in the tree too
+	 */
 	while (!prio_tree_empty(&pt->root)) {
 		range = to_range(pt->root.prio_tree_node);
 		prio_tree_remove(&pt->root, &range->node);
