@@ -19,7 +19,8 @@ only when:
     each file system, and no FAIL,
   - the kernel brought up --smp CPUs (its "smpboot: Total of N" line),
   - the stress program (guest/stress.c) printed "PT-STRESS <walker> ok"
-    for every rmap walker, guest/iusers.c "PT-IUSER <user> ok" for
+    for every rmap walker, and guest/mremaprace.c "PT-STRESS mremap ok"
+    (the mremap ordering race, provoked), guest/iusers.c "PT-IUSER <user> ok" for
     hwpoison and uprobe, the vm selftests ran to their end, and the
     KUnit suite printed the vma's size (PT-VMA-SIZE).
 Otherwise it prints one line per problem, naming the first scenario that
@@ -48,7 +49,8 @@ SMPBOOT = re.compile(r"smpboot: Total of (\d+) processors? activated.*")
 STRESS = re.compile(r"PT-STRESS (\S+) (ok|FAIL)(.*)$")
 IUSER = re.compile(r"PT-IUSER (\S+) (ok|FAIL)(.*)$")
 IUSER_WANT = ["hwpoison", "uprobe"]
-STRESS_WANT = ["idle", "truncate", "punch", "migrate", "pageout", "writeback"]
+STRESS_WANT = ["idle", "truncate", "punch", "migrate", "pageout", "writeback",
+               "mremap"]
 SELFTEST = re.compile(r"PT-SELFTEST (\S+) (\S+) (ok|not ok|skip)(?: (.*))?$")
 TIMESTAMP = re.compile(r"^\[\s*\d+\.\d+\]\s?")
 DIGEST = re.compile(r"PT-DIGEST (\S+) ([0-9a-f]{16})$")

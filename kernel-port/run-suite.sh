@@ -122,6 +122,8 @@ build_initramfs() {
 	mmapwork=$prog
 	pt_guest stress "$objdir"
 	stress=$prog
+	pt_guest mremaprace "$objdir"
+	mremaprace=$prog
 	pt_guest iusers "$objdir"
 	iusers=$prog
 	# the kernel's own vm selftests, static, from the same tree
@@ -129,7 +131,7 @@ build_initramfs() {
 	"$here/build-selftests.sh" "$tree" "$selftests" ||
 		die "building the vm selftests failed"
 	{
-		sed "s|@BUSYBOX@|/bin/busybox|; s|@INIT@|$here/initramfs/init|; s|@MMAPWORK@|$mmapwork|; s|@STRESS@|$stress|; s|@IUSERS@|$iusers|; s|@SELFTESTS_SH@|$here/initramfs/selftests.sh|" \
+		sed "s|@BUSYBOX@|/bin/busybox|; s|@INIT@|$here/initramfs/init|; s|@MMAPWORK@|$mmapwork|; s|@STRESS@|$stress|; s|@MREMAPRACE@|$mremaprace|; s|@IUSERS@|$iusers|; s|@SELFTESTS_SH@|$here/initramfs/selftests.sh|" \
 			"$here/initramfs/initramfs.list"
 		for t in "$selftests"/bin/*; do
 			case $t in *.log) continue ;; esac
@@ -332,10 +334,13 @@ race)
 	# objtool's command lines name out-debug by its absolute path, so
 	# that first build still rebuilds objtool and then every object it
 	# checks: a cold build; later runs rebuild mm/mmap.o and the link),
-	# booted BOOTS times (default 3) with the stress program
-	# alone.  A measurement, not a test: it prints per boot and walker
-	# whether stress caught the reverted fix's race, and fails only
-	# when a boot did not run to its end.
+	# booted BOOTS times (default 3) with the stress programs alone
+	# (guest/stress.c, guest/mremaprace.c).  A measurement, not a test:
+	# it prints per boot each PT-STRESS line and the kernel's reports
+	# (a caught race can end in a BUG, which oops=panic turns into the
+	# end of the boot; a hang ends at the timeout, 300 s here), then in
+	# how many boots a program
+	# failed or the kernel reported; it fails only when a build does.
 	boots=${1:-3}
 	[ $# -ge 1 ] && shift
 	case $boots in
@@ -362,19 +367,33 @@ race)
 	cp -p "$kbuild/mmap.c.fixed" "$tree/mm/mmap.c"
 	trap - EXIT
 	build_initramfs
+	# A caught race may also hang the guest without a BUG: these boots
+	# need about two minutes, so a short bound.
+	PRIOTREE_QEMU_TIMEOUT=${PRIOTREE_QEMU_TIMEOUT:-300}
 	b=1
+	caught=0
 	while [ "$b" -le "$boots" ]; do
 		# pt.seed: another random sequence of mutations each boot
-		run_qemu " pt.mode=race pt.seed=$b kunit.filter_glob=pt-race-none"
-		cp "$objdir/console.log" "$objdir/console-$b.log"
-		grep -q PT-INIT-DONE "$objdir/console.log" ||
-			die "race boot $b did not reach PT-INIT-DONE: $objdir/console-$b.log"
+		# oops=panic: a BUG from a caught race ends the boot at once
+		# (panic=-1 reboots, -no-reboot exits) instead of leaving the
+		# other CPU spinning on the lock the dead task held
+		run_qemu " pt.mode=race pt.seed=$b kunit.filter_glob=pt-race-none oops=panic"
+		log=$objdir/console-$b.log
+		cp "$objdir/console.log" "$log"
 		sed -n "s/.*\(PT-STRESS [a-z]* \(ok\|FAIL\).*\)/PT-RACE boot=$b \1/p" \
-			"$objdir/console.log" | cut -c1-300
-		grep -E "BUG: |WARNING: |Oops|INFO: task .* blocked|rcu.*stall" \
-			"$objdir/console.log" | sed "s/^/PT-RACE boot=$b report: /" | head -5
+			"$log" | cut -c1-300
+		reports=$(grep -aE "BUG: |kernel BUG at|invalid opcode|RIP: 0010:|WARNING: |Oops|INFO: task .* blocked|rcu.*stall" \
+			"$log" | head -5)
+		[ -z "$reports" ] ||
+			echo "$reports" | sed "s/^/PT-RACE boot=$b report: /"
+		grep -q PT-INIT-DONE "$log" ||
+			echo "PT-RACE boot=$b did not reach PT-INIT-DONE (qemu exit $rc): $log"
+		if [ -n "$reports" ] || grep -q "PT-STRESS [a-z]* FAIL" "$log"; then
+			caught=$((caught + 1))
+		fi
 		b=$((b + 1))
 	done
+	echo "PT-RACE caught in $caught of $boots boots"
 	;;
 *)
 	die "unknown mode $mode"

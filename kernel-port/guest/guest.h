@@ -1,19 +1,23 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * guest.h - what the two guest programs, mmapwork.c and immapbench.c,
- * share: the pagemap and page_idle interfaces, and loads or stores that
- * may fault.  Header-only, so each program still builds from its one .c
- * file ("cc -static -O2 mmapwork.c" finds this header beside it).
+ * guest.h - what the guest programs share: the pagemap and page_idle
+ * interfaces, loads or stores that may fault, a monotonic clock, CPU
+ * pinning and the NUMA node count.  Header-only, so each program still
+ * builds from its one .c file ("cc -static -O2 mmapwork.c" finds this
+ * header beside it); each defines _GNU_SOURCE before any include.
  */
 #ifndef PT_GUEST_H
 #define PT_GUEST_H
 
 #include <errno.h>
+#include <sched.h>
 #include <setjmp.h>
 #include <signal.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
+#include <time.h>
 #include <unistd.h>
 
 #define __noreturn	__attribute__((noreturn))
@@ -88,6 +92,48 @@ static inline int probe_word(volatile uint64_t *addr, uint64_t *value,
 	}
 	probing = 0;
 	return sig;
+}
+
+/* ------------------------------------------------- time, CPUs and nodes */
+
+static inline double guest_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/*
+ * Run on CPU @cpu modulo the CPUs online; nothing on one CPU.  The
+ * racing programs put each side of a race on its own CPU, so the two
+ * really run at once under multi-threaded TCG.
+ */
+static inline void guest_pin(int cpu)
+{
+	int ncpus = (int)sysconf(_SC_NPROCESSORS_ONLN);
+	cpu_set_t set;
+
+	if (ncpus < 2)
+		return;
+	CPU_ZERO(&set);
+	CPU_SET(cpu % ncpus, &set);
+	sched_setaffinity(0, sizeof(set), &set);
+}
+
+/* NUMA nodes in sysfs: 2 with numa=fake=2. */
+static inline int guest_nnodes(void)
+{
+	char path[64];
+	int n = 0;
+
+	for (;;) {
+		snprintf(path, sizeof(path),
+			 "/sys/devices/system/node/node%d", n);
+		if (access(path, F_OK))
+			return n;
+		n++;
+	}
 }
 
 #endif /* PT_GUEST_H */

@@ -153,14 +153,6 @@ static unsigned int rnd(unsigned int n)
 	return n ? (rnd_state >> 8) % n : 0;
 }
 
-static double now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
 static void failf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 static void failf(const char *fmt, ...)
 {
@@ -173,22 +165,11 @@ static void failf(const char *fmt, ...)
 	va_end(ap);
 }
 
-static void pin(int cpu)
-{
-	cpu_set_t set;
-
-	if (ncpus < 2)
-		return;
-	CPU_ZERO(&set);
-	CPU_SET(cpu % ncpus, &set);
-	sched_setaffinity(0, sizeof(set), &set);
-}
-
 /* All nworkers + 1 processes meet; false after 60 s (someone died). */
 static bool barrier(void)
 {
 	int gen = sh->barrier_gen;
-	double limit = now() + 60;
+	double limit = guest_now() + 60;
 
 	if (__atomic_add_fetch(&sh->barrier_count, 1, __ATOMIC_SEQ_CST) ==
 	    nworkers + 1) {
@@ -197,7 +178,7 @@ static bool barrier(void)
 		return true;
 	}
 	while (__atomic_load_n(&sh->barrier_gen, __ATOMIC_SEQ_CST) == gen) {
-		if (now() > limit) {
+		if (guest_now() > limit) {
 			failf("barrier timeout: a process died or hung");
 			return false;
 		}
@@ -601,7 +582,7 @@ static void __noreturn worker(int id, const char *path)
 {
 	wid = id;
 	rnd_state = seed * 7919u + (unsigned int)sh->gen * 131u + (unsigned int)id;
-	pin(id + 1);
+	guest_pin(id + 1);
 	alarm(120);	/* a hung worker (stale migration entry) dies */
 	fd = open(path, O_RDWR);
 	pagemap_fd = open(pagemap_path, O_RDONLY);
@@ -653,19 +634,6 @@ static void __noreturn worker(int id, const char *path)
 }
 
 /* -------------------------------------------------------------- parent */
-
-static int nnodes(void)
-{
-	int n = 0;
-	char p[64];
-
-	for (;;) {
-		snprintf(p, sizeof(p), "/sys/devices/system/node/node%d", n);
-		if (access(p, F_OK))
-			return n;
-		n++;
-	}
-}
 
 static int write_file(const char *path, const char *s)
 {
@@ -882,14 +850,14 @@ static bool round_(const char *path, uint64_t gen, struct result *res)
 	barrier();		/* G */
 out:
 	for (w = 0; w < nworkers; w++) {
-		double limit = now() + 30;
+		double limit = guest_now() + 30;
 		pid_t r;
 
 		if (pids[w] <= 0) {
 			failf("fork: %s", strerror(errno));
 			continue;
 		}
-		while ((r = waitpid(pids[w], &st, WNOHANG)) == 0 && now() < limit)
+		while ((r = waitpid(pids[w], &st, WNOHANG)) == 0 && guest_now() < limit)
 			usleep(10000);
 		if (r == 0) {
 			failf("%s: worker %d hung (stale migration entry?)",
@@ -937,8 +905,8 @@ static bool walker_usable(int wk, char *why, size_t n)
 		snprintf(why, n, "%s: %s", idle_bitmap_path, strerror(errno));
 		return false;
 	}
-	if (wk == W_MIGRATE && nnodes() < 2) {
-		snprintf(why, n, "%d NUMA node(s), need 2 (numa=fake=2)", nnodes());
+	if (wk == W_MIGRATE && guest_nnodes() < 2) {
+		snprintf(why, n, "%d NUMA node(s), need 2 (numa=fake=2)", guest_nnodes());
 		return false;
 	}
 	return true;
@@ -994,9 +962,9 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	rnd_state = seed;
-	pin(0);
+	guest_pin(0);
 	printf("PT-STRESS-START cpus=%d nodes=%d workers=%d seconds=%g\n",
-	       ncpus, nnodes(), nworkers, secs);
+	       ncpus, guest_nnodes(), nworkers, secs);
 	fflush(stdout);
 	for (wk = 0; wk < NWALK; wk++) {
 		struct result res = { 0, 0, 0 };
@@ -1028,8 +996,8 @@ int main(int argc, char **argv)
 			all_ok = false;
 			continue;
 		}
-		end = now() + secs;
-		while (ok && now() < end) {
+		end = guest_now() + secs;
+		while (ok && guest_now() < end) {
 			ok = round_(path, gen++, &res);
 			mutations += sh->mutations;
 			checked += sh->checked;
