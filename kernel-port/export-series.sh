@@ -330,8 +330,13 @@ PY
 check=$work/applied
 rm -rf "$check"
 git clone -q --shared "$pristine" "$check"
+# every patch but the cover letter, which git am takes for an empty one
+set --
+for p in "$out"/[0-9][0-9][0-9][0-9]-*.patch; do
+	[ "${p##*/}" = 0000-cover-letter.patch ] || set -- "$@" "$p"
+done
 git -C "$check" -c user.name=check -c user.email=check@localhost \
-	am -q "$out"/00*.patch ||
+	am -q "$@" ||
 	die "the series does not apply with git am to pristine 6.1"
 if [ "${PRIOTREE_EXPORT_COMPARE:-1}" != 0 ]; then
 	port=$("$here/port.sh" | sed -n 's/^PORT-TREE //p') ||
