@@ -16,6 +16,10 @@
 . "$(dirname "$0")/lib.sh"
 use_rmapsim "$1"
 
+if [ -n "${PRIOTREE_CHECKER:-}" ]; then
+	echo "progress.sh: skipped, -Dchecker=true makes the 25,000-vma scenario take minutes"
+	exit 77
+fi
 if ! script -V 2>/dev/null | grep -q util-linux ||
    ! script -qec 'test -t 2' /dev/null >/dev/null 2>&1; then
 	echo "progress.sh: skipped, no util-linux script(1) with a pty"
