@@ -249,6 +249,41 @@ void priotree_free(struct priotree *pt)
 	kfree(pt);
 }
 
+/*
+ * A range for [@start, @last] with no entries, in no tree (a NULL parent,
+ * which priotree_build() reads as "still to be linked"); NULL when out of
+ * memory.
+ */
+static struct pt_range *range_new(unsigned long start, unsigned long last)
+{
+	struct pt_range *range = kmalloc(sizeof(*range), GFP_KERNEL);
+
+	if (!range)
+		return NULL;
+	range->node.start = start;
+	range->node.last = last;
+	range->node.parent = NULL;
+	INIT_LIST_HEAD(&range->entries);
+	range->copies = 0;
+	range->next_zombie = NULL;
+	range->zombie = false;
+	return range;
+}
+
+/*
+ * Make @entry (item and copies set) the entry of its triple: last in
+ * @range's list and at *@link, the NULL that ends its bucket's chain.
+ */
+static void entry_link(struct priotree *pt, struct pt_entry **link,
+		       struct pt_entry *entry, struct pt_range *range)
+{
+	entry->range = range;
+	list_add_tail(&entry->link, &range->entries);
+	entry->hash_next = NULL;
+	*link = entry;
+	pt->nr_entries++;
+}
+
 int priotree_insert(struct priotree *pt, unsigned long start,
 		    unsigned long last, void *item)
 {
@@ -275,28 +310,18 @@ int priotree_insert(struct priotree *pt, unsigned long start,
 
 	range = to_range(prio_tree_lookup(&pt->root, start, last));
 	if (!range) {
-		fresh = kmalloc(sizeof(*fresh), GFP_KERNEL);
+		fresh = range_new(start, last);
 		if (!fresh) {
 			kfree(entry);
 			return -ENOMEM;
 		}
-		fresh->node.start = start;
-		fresh->node.last = last;
-		INIT_LIST_HEAD(&fresh->entries);
-		fresh->copies = 0;
-		fresh->next_zombie = NULL;
-		fresh->zombie = false;
 		range = to_range(prio_tree_insert(&pt->root, &fresh->node));
 		/* lookup just said the interval is absent */
 		VM_BUG_ON(range != fresh);
 	}
-	entry->range = range;
-	range->copies++;
-	list_add_tail(&entry->link, &range->entries);
 	/* *link still ends the chain: nothing moved since find_entry() */
-	entry->hash_next = NULL;
-	*link = entry;
-	pt->nr_entries++;
+	entry_link(pt, link, entry, range);
+	range->copies++;
 	pt->count++;
 	grow_table(pt);
 	return 0;
@@ -514,17 +539,10 @@ int priotree_build(struct priotree *pt, const struct priotree_hit *entries,
 				range = to_range(prio_tree_lookup(&pt->root,
 						hit->start, hit->last));
 			if (!range) {
-				range = kmalloc(sizeof(*range), GFP_KERNEL);
+				/* not in the tree yet: no parent */
+				range = range_new(hit->start, hit->last);
 				if (!range)
 					goto nomem;
-				range->node.start = hit->start;
-				range->node.last = hit->last;
-				/* not in the tree yet: no parent */
-				range->node.parent = NULL;
-				INIT_LIST_HEAD(&range->entries);
-				range->copies = 0;
-				range->next_zombie = NULL;
-				range->zombie = false;
 			}
 			ranges[nr_ranges++].range = range;
 		}
@@ -555,11 +573,7 @@ int priotree_build(struct priotree *pt, const struct priotree_hit *entries,
 			spare = entry->hash_next;
 			entry->item = hit->item;
 			entry->copies = 0;
-			entry->range = range;
-			list_add_tail(&entry->link, &range->entries);
-			entry->hash_next = NULL;
-			*link = entry;
-			pt->nr_entries++;
+			entry_link(pt, link, entry, range);
 		}
 		entry->copies++;
 		range->copies++;
