@@ -52,6 +52,8 @@ IUSER_WANT = ["hwpoison", "uprobe"]
 STRESS_WANT = ["idle", "truncate", "punch", "migrate", "pageout", "writeback",
                "mremap"]
 SELFTEST = re.compile(r"PT-SELFTEST (\S+) (\S+) (ok|not ok|skip)(?: (.*))?$")
+# A failed step of a failed selftest, quoted by initramfs/selftests.sh.
+SELFTEST_STEP = re.compile(r"^PT-SELFTEST-OUT (\S+): failed: (.*)$")
 TIMESTAMP = re.compile(r"^\[\s*\d+\.\d+\]\s?")
 DIGEST = re.compile(r"PT-DIGEST (\S+) ([0-9a-f]{16})$")
 KTAP = re.compile(r"^\s*(not ok|ok) (\d+)(?: -)? ?(\S*)(.*)$")
@@ -241,18 +243,26 @@ def main():
 
     # The vm selftests: listed here; stock vs. prio in compare-selftests.py.
     selftests = []
+    steps = {}
     for line in console:
         m = SELFTEST.search(line)
         if m:
             selftests.append((m.group(2), m.group(3),
                               (m.group(4) or "").replace("\t", " ")))
+        m = SELFTEST_STEP.search(line)
+        if m:
+            # khugepaged prints a dot per half second it waits: the
+            # count is timing, not a result
+            step = re.sub(r"\.{3,}", "...", m.group(2).strip())
+            steps.setdefault(m.group(1), []).append(step.replace("\t", " "))
     if not any("PT-SELFTEST-END" in l for l in console):
         problems.append(f"{args.console}:1: expected the vm selftests to "
                         f"finish (PT-SELFTEST-END), they did not")
     if args.selftests_out:
         with open(args.selftests_out, "w") as f:
             for name, verdict, why in selftests:
-                f.write(f"{name}\t{verdict}\t{why}\n")
+                failed = " | ".join(steps.get(name, []))
+                f.write(f"{name}\t{verdict}\t{why}\t{failed}\n")
 
     if not any("PT-INIT-DONE" in l for l in console):
         why = "qemu timed out" if args.qemu_rc == 124 else \

@@ -35,6 +35,16 @@ run() {	# timeout label program [args...]
 	fi
 	$bb timeout -s KILL "$t" "$dir/$prog" "$@" >$out 2>&1 </dev/null
 	rc=$?
+	if [ $rc = 1 ] && [ "$prog" = khugepaged ] && only_scan_timeouts; then
+		# khugepaged's tests give khugepaged 3 s (wait_for_scan()) to
+		# make two full scans; a TCG guest on a loaded host can miss
+		# that with nothing wrong.  One rerun, said on the console; a
+		# "Fail" (a scan that ended without the expected collapse) is
+		# never rerun.
+		echo "PT-SELFTEST-INFO $name: first run only timed out waiting for khugepaged ($(failed_steps | $bb tr '\n' ';')), rerun"
+		$bb timeout -s KILL "$t" "$dir/$prog" "$@" >$out 2>&1 </dev/null
+		rc=$?
+	fi
 	last=$($bb grep -v '^[[:space:]]*$' $out | $bb tail -1 | $bb tr -d '\r' | $bb cut -c1-150)
 	case $rc in
 	0) report "$name" ok ;;
@@ -43,8 +53,31 @@ run() {	# timeout label program [args...]
 	*) report "$name" "not ok" "exit $rc: $last" ;;
 	esac
 	if [ $rc != 0 ]; then
+		# the failing steps first (a long test's tail may not show
+		# them), then the tail
+		failed_steps | $bb head -20 | $bb sed "s/^/PT-SELFTEST-OUT $name: failed: /"
 		$bb tail -15 $out | $bb sed "s/^/PT-SELFTEST-OUT $name: /"
 	fi
+}
+
+# The steps of $out that failed, each with the "Run test:" header above
+# it: khugepaged prints "<step>... Fail" or "<step>... Timeout", the
+# other vm tests "[FAIL]" or "not ok".
+failed_steps() {
+	$bb tr -d '\r' <$out | $bb awk '
+		{ gsub(/\033\[[0-9;]*m/, "") }
+		/^Run test:/ { test = $0; next }
+		/Fail|Timeout|FAIL|^not ok/ {
+			print (test != "" ? test " / " : "") $0
+		}'
+}
+
+# true when every failed step in $out is a khugepaged scan timeout
+only_scan_timeouts() {
+	steps=$(failed_steps)
+	[ -n "$steps" ] || return 1
+	echo "$steps" | $bb grep -qv 'Timeout$' && return 1
+	return 0
 }
 
 cd /tmp || exit 1
@@ -58,6 +91,17 @@ run 60 madv_populate madv_populate
 run 60 memfd_test memfd_test
 run 240 userfaultfd-shmem userfaultfd shmem 8 4
 run 300 khugepaged khugepaged
+# File collapse retracts the page tables of every vma that maps the file
+# (retract_page_tables(), an i_mmap walk under trylock).  Not all:shmem:
+# on stock 6.1 in this guest every MADV_COLLAPSE of its memfd fails with
+# EINVAL, so it would stop at its first step on both kernels.
+if [ -d /mnt/disk ] && $bb grep -q ' /mnt/disk ' /proc/mounts; then
+	$bb mkdir -p /mnt/disk/khugepaged
+	run 300 khugepaged-file khugepaged all:file /mnt/disk/khugepaged
+	$bb rm -rf /mnt/disk/khugepaged
+else
+	report khugepaged-file skip "no block-backed filesystem on /mnt/disk"
+fi
 run 120 split_huge_page_test split_huge_page_test
 run 120 ksm_tests ksm_tests -M -p 10
 run 180 migration migration
