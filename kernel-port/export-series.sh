@@ -179,10 +179,11 @@ BITS_PER_LONG bits; the query walk resets the stale bit it kept when
 leaving the size levels) and the 2.6.10 generalisation to nodes that
 carry their own start and last:
 
-  prio_tree.c        insert, remove, replace, lookup, the stabbing
-                     query in O(log n + m), and prio_tree_check(), which
-                     names the first of the invariants (1)-(6) of
-                     <linux/prio_tree.h> that a tree breaks
+  prio_tree.c        insert, remove, replace, lookup, bulk build and
+                     the stabbing query in O(log n + m)
+  prio_tree_check.c  prio_tree_check(), which names the first of the
+                     invariants (1)-(6) of <linux/prio_tree.h> that a
+                     tree breaks
   vma_prio_tree.c    the vm_set vma layer of <linux/vma_prio_tree.h>:
                      vmas of an identical range share one tree node
   rsim/, corpus/     KUnit only (PRIO_TREE_KUNIT_TEST): a scenario

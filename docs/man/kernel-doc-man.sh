@@ -48,5 +48,6 @@ man()
 	mv "$out.tmp" "$out"
 }
 
-man "$out_prio" "$src/include/linux/prio_tree.h" "$src/src/prio_tree.c"
+man "$out_prio" "$src/include/linux/prio_tree.h" "$src/src/prio_tree.c" \
+	"$src/src/prio_tree_check.c"
 man "$out_vma" "$src/include/linux/vma_prio_tree.h" "$src/src/vma_prio_tree.c"

@@ -1,0 +1,49 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * What prio_tree.c and prio_tree_check.c share: how a node's key is read
+ * in each flavour of tree, the heap order, and the debug-only membership
+ * test.  Private to this directory; <linux/prio_tree.h> is the API.
+ */
+#ifndef _PRIO_TREE_INTERNAL_H
+#define _PRIO_TREE_INTERNAL_H
+
+#include <linux/mm.h>
+#include <linux/prio_tree.h>
+#include <linux/vma_prio_tree.h>
+
+/* The key of @node in a tree of flavour @raw (a constant where inlined). */
+static __always_inline void node_key(const struct prio_tree_node *node,
+				     bool raw, unsigned long *radix,
+				     unsigned long *heap)
+{
+	if (raw) {
+		const struct vm_area_struct *vma = container_of(
+				(const struct raw_prio_tree_node *)node,
+				struct vm_area_struct, shared.prio_tree_node);
+
+		*radix = RADIX_INDEX(vma);
+		*heap = HEAP_INDEX(vma);
+	} else {
+		*radix = node->start;
+		*heap = node->last;
+	}
+}
+
+static __always_inline void get_index(const struct prio_tree_root *root,
+				      const struct prio_tree_node *node,
+				      unsigned long *radix, unsigned long *heap)
+{
+	node_key(node, root->raw, radix, heap);
+}
+
+/* Heap order (1): does [r1, h1] rank strictly before [r2, h2]? */
+static __always_inline bool ranks_before(unsigned long r1, unsigned long h1,
+					 unsigned long r2, unsigned long h2)
+{
+	return h1 > h2 || (h1 == h2 && r1 < r2);
+}
+
+bool prio_tree_contains(const struct prio_tree_root *root,
+			const struct prio_tree_node *node);
+
+#endif /* _PRIO_TREE_INTERNAL_H */
