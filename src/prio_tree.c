@@ -126,6 +126,22 @@ static inline void set_child(struct prio_tree_node *parent, bool right,
 }
 
 
+/*
+ * Debug-only: is @node linked into @root?  Keys are unique (6), so a node
+ * is in the tree exactly when a lookup of its key finds that very node;
+ * compared by pointer, because a node that was never inserted may carry
+ * the key of one that was.  O(log n), on a tree the debug build checks
+ * after every change.
+ */
+static bool __maybe_unused prio_tree_contains(const struct prio_tree_root *root,
+					      const struct prio_tree_node *node)
+{
+	unsigned long radix, heap;
+
+	get_index(root, node, &radix, &heap);
+	return prio_tree_lookup(root, radix, heap) == node;
+}
+
 static void prio_tree_debug_verify(const struct prio_tree_root *root)
 {
 	struct prio_tree_fault fault;

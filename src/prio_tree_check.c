@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The checker of the radix priority search tree, prio_tree_check(), and
- * the one full pre-order walk it runs on, which the debug build's
- * membership test shares.  Nothing here is on the insert, remove or query
- * paths: it judges the trees those paths build, so it reads the bound (4)
- * from prio_tree_maxindex(), not from prio_tree.c's table.  Compiles
- * unchanged in the kernel and, through compat/, in userspace.
+ * the full pre-order walk it runs on.  Nothing here is on the insert,
+ * remove or query paths: it judges the trees those paths build, so it
+ * reads the bound (4) from prio_tree_maxindex(), not from prio_tree.c's
+ * table.  Compiles unchanged in the kernel and, through compat/, in
+ * userspace.
  */
 
 #include <linux/kernel.h>
@@ -14,11 +14,10 @@
 #include "prio_tree_internal.h"
 
 /*
- * The one full pre-order walk (the debug-only membership test and the
- * checker both use it).  It carries the path spelled from the root to
- * @cur: @depth, the radix bits fixed in the radix levels (@path_radix) and
- * the size bits fixed in the size levels (@path_size), as (2) and (3)
- * define them.
+ * The full pre-order walk of the checker.  It carries the path spelled
+ * from the root to @cur: @depth, the radix bits fixed in the radix levels
+ * (@path_radix) and the size bits fixed in the size levels (@path_size),
+ * as (2) and (3) define them.
  */
 struct preorder {
 	const struct prio_tree_root	*root;
@@ -87,26 +86,6 @@ static bool preorder_next(struct preorder *w)
 			return true;
 		}
 	}
-	return false;
-}
-
-/*
- * Debug-only: is @node linked into @root?  Walks the whole tree, because
- * a node that was never inserted may hold anything, and only pointer
- * identity with a node reached from the root is trustworthy.
- */
-bool prio_tree_contains(const struct prio_tree_root *root,
-			const struct prio_tree_node *node)
-{
-	struct preorder w;
-
-	preorder_start(&w, root);
-	if (!w.cur)
-		return false;
-	do {
-		if (w.cur == node)
-			return true;
-	} while (preorder_next(&w));
 	return false;
 }
 

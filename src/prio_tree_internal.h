@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * What prio_tree.c and prio_tree_check.c share: how a node's key is read
- * in each flavour of tree, the heap order, and the debug-only membership
- * test.  Private to this directory; <linux/prio_tree.h> is the API.
+ * in each flavour of tree, and the heap order.  Private to this
+ * directory; <linux/prio_tree.h> is the API.
  */
 #ifndef _PRIO_TREE_INTERNAL_H
 #define _PRIO_TREE_INTERNAL_H
@@ -42,8 +42,5 @@ static __always_inline bool ranks_before(unsigned long r1, unsigned long h1,
 {
 	return h1 > h2 || (h1 == h2 && r1 < r2);
 }
-
-bool prio_tree_contains(const struct prio_tree_root *root,
-			const struct prio_tree_node *node);
 
 #endif /* _PRIO_TREE_INTERNAL_H */
