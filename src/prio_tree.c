@@ -788,7 +788,7 @@ descend:
  * prio_tree_next() for a raw root whose query has not ended (iter->cur is
  * set), without the checks, answering with the vma: the vma layer's
  * per-hit path, so that a hit costs one call.  Not exported; declared in
- * <linux/vma_prio_tree.h> for vma_prio_tree.c only.
+ * prio_tree_internal.h for vma_prio_tree.c only.
  */
 struct vm_area_struct *__vma_prio_tree_walk(struct prio_tree_iter *iter,
 					    unsigned long begin,

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * What prio_tree.c and prio_tree_check.c share: how a node's key is read
- * in each flavour of tree, and the heap order.  Private to this
- * directory; <linux/prio_tree.h> is the API.
+ * What the files of this directory share and nobody else may use: how a
+ * node's key is read in each flavour of tree, the heap order, and the vma
+ * layer's per-hit step.  <linux/prio_tree.h> and <linux/vma_prio_tree.h>
+ * are the API.
  */
 #ifndef _PRIO_TREE_INTERNAL_H
 #define _PRIO_TREE_INTERNAL_H
@@ -42,5 +43,14 @@ static __always_inline bool ranks_before(unsigned long r1, unsigned long h1,
 {
 	return h1 > h2 || (h1 == h2 && r1 < r2);
 }
+
+/*
+ * The vma layer's per-hit step (prio_tree.c): prio_tree_next() for a raw
+ * root whose query has not ended, without the checks, answering with the
+ * vma.  For __vma_prio_tree_next() only.
+ */
+struct vm_area_struct *__vma_prio_tree_walk(struct prio_tree_iter *iter,
+					    unsigned long begin,
+					    unsigned long end);
 
 #endif /* _PRIO_TREE_INTERNAL_H */

@@ -15,6 +15,8 @@
 #include <linux/prio_tree.h>
 #include <linux/vma_prio_tree.h>
 
+#include "prio_tree_internal.h"
+
 static inline struct prio_tree_node *vma_node(struct vm_area_struct *vma)
 {
 	return (struct prio_tree_node *)&vma->shared.prio_tree_node;

@@ -86,9 +86,4 @@ struct vm_area_struct *__vma_prio_tree_next(struct vm_area_struct *vma,
 int vma_prio_tree_check(const struct prio_tree_root *root,
 			struct prio_tree_fault *fault);
 
-/* For __vma_prio_tree_next() only: in prio_tree.c, not exported, no checks. */
-struct vm_area_struct *__vma_prio_tree_walk(struct prio_tree_iter *iter,
-					    unsigned long begin,
-					    unsigned long end);
-
 #endif /* _LINUX_VMA_PRIO_TREE_H */
