@@ -282,6 +282,10 @@ def main():
     for name, verdict, why in selftests:
         print(f"PT-SELFTEST {args.label} {name} {verdict}"
               + (f" {why}" if why else ""))
+    # a rerun (khugepaged's, initramfs/selftests.sh) is never silent
+    for line in console:
+        if line.startswith("PT-SELFTEST-INFO") and " rerun" in line:
+            print(f"{args.label}: {line.strip()}")
     if problems:
         for p in problems:
             print(p)
