@@ -4,10 +4,11 @@
 
     live.py PTQUERY CASE
 
-The whole machine cannot be compared - processes come and go between
-two scans - so each case starts processes of its own, which stay put,
-and compares exactly their entries in ptquery's answer with brute.py's
-scan of their maps, taken before and after ptquery ran (and equal).
+Processes come and go between two scans, so each case starts processes
+of its own, which stay put, and compares their entries in ptquery's
+answer with brute.py's scan of their maps, taken before and after
+ptquery ran (and equal); the machine case compares every other process
+that held still as well.
 
   libc      two sleep processes and libc (its path from our own maps)
   longpath  a process mapping a file whose path is 4050 bytes long: its
@@ -15,6 +16,10 @@ scan of their maps, taken before and after ptquery ran (and equal).
   forged    a process mapping a file whose name makes its maps line, from
             byte 4095 on, read as a mapping of libc at 0x7f0000100000;
             no such mapping may be reported
+  machine   every process of the machine, while one of ours maps a file
+            whose path is 4050 bytes: for each process that held still
+            between two brute.py scans, one before ptquery and one after,
+            ptquery's hits of that file and of libc are brute.py's
   nonroot   ptquery run as nobody: the processes it cannot read are
             counted on stderr, and it still answers (skipped when not
             root, as it needs setpriv)
@@ -114,6 +119,12 @@ def ptquery_json(ptquery, path, queries):
     if r.returncode != 0:
         fail('ptquery maps --json %s: exit status %d, stderr:\n%s' %
              (path, r.returncode, r.stderr.decode()))
+    # The kernel prints no malformed line: one "malformed" here is a line
+    # that ptquery split, such as the tail of a long one, which it skipped
+    # (and so answered without it, when that tail was a long path's).
+    if 'malformed' in r.stderr.decode():
+        fail('ptquery maps --json: the live /proc has no malformed lines, '
+             'but stderr says:\n%s' % r.stderr.decode())
     try:
         objs = [json.loads(line) for line in r.stdout.decode().splitlines()]
     except ValueError as e:
@@ -270,7 +281,73 @@ def case_nonroot(ptquery):
     print('nonroot: ' + err.splitlines()[0])
 
 
-CASES = {'libc': case_libc, 'longpath': case_longpath,
+def by_pid(objs):
+    pids = {}
+    for o in objs:
+        pids.setdefault(o['pid'], []).append(json.dumps(o, sort_keys=True))
+    return {pid: sorted(hits) for pid, hits in pids.items()}
+
+
+def machine_agrees(ptquery, path, queries):
+    """ptquery's answer for @path against brute.py's over every process.
+
+    Two scans of the whole /proc, before and after ptquery: the processes
+    whose hits are the same in both (and were readable) held still while
+    ptquery ran, and for each of them ptquery must say exactly what brute.py
+    says.  Processes that came, went or changed in between are left out:
+    on a shared machine compilers start and exit all the time.
+    Return: how many processes were compared, and how many hits.
+    """
+    dev, ino = dev_ino(path)
+    qs = [brute.query_range(q) for q in queries]
+    alive = set(os.listdir('/proc'))
+    before = by_pid(brute.hits('/proc', dev, ino, PAGE, qs))
+    objs, _ = ptquery_json(ptquery, path, queries)
+    after = by_pid(brute.hits('/proc', dev, ino, PAGE, qs))
+    alive &= set(os.listdir('/proc'))
+    got = by_pid(objs)
+    still = [pid for pid in before if after.get(pid) == before[pid]]
+    # a process there throughout that maps nothing of @path in either
+    # scan must map nothing in ptquery's answer either (a forged mapping)
+    for pid in got:
+        if str(pid) in alive and pid not in before and pid not in after:
+            fail('ptquery maps --json %s: pid %d maps none of it, but '
+                 'ptquery says:\n%s' % (path, pid, '\n'.join(got[pid])))
+    for pid in still:
+        if got.get(pid, []) != before[pid]:
+            fail('ptquery maps --json %s, pid %d:\n%s\nbrute.py:\n%s' % (
+                path, pid, '\n'.join(got.get(pid, [])),
+                '\n'.join(before[pid])))
+    return still, sum(len(before[pid]) for pid in still)
+
+
+def case_machine(ptquery):
+    libc = libc_path()
+    base = tempfile.mkdtemp(prefix='ptquery-live-')
+    try:
+        path = deep_dir(base, 4040) + 'f' * 10
+        with open(path, 'wb') as f:
+            f.write(b'x' * 3 * PAGE)
+        child = start_mapper(path)
+        try:
+            wait_mapped(child.pid, path)
+            for target, queries in ((path, [ALL_PAGES]),
+                                    (libc, [ALL_PAGES, '0'])):
+                still, nr = machine_agrees(ptquery, target, queries)
+                if child.pid not in still:
+                    fail('the process mapping %s was not compared' %
+                         target[-20:])
+                print('machine: %s: as brute.py in %d processes (%d hits)'
+                      % (os.path.basename(target), len(still), nr))
+        finally:
+            child.kill()
+            child.wait()
+    finally:
+        shutil.rmtree(base)
+
+
+CASES = {'machine': case_machine, 'libc': case_libc,
+         'longpath': case_longpath,
          'forged': case_forged, 'nonroot': case_nonroot}
 
 if __name__ == '__main__':
