@@ -30,7 +30,8 @@
  *
  * The scenario is parsed and validated whole before anything runs
  * (scenario.c).  Exit status: 0 success, 1 disagreement, a failed
- * verification or a write error, 2 bad usage or a bad scenario file.
+ * verification or a write error, 2 bad usage or a bad scenario file,
+ * 3 out of memory.
  */
 
 #include <ctype.h>
@@ -74,7 +75,7 @@ static const char exit_text[] =
 "Numbers: decimal, or hexadecimal after 0x.\n"
 "Exit status: 0 success; 1 the schemes disagree, a check against ground\n"
 "truth failed, or output could not be written; 2 bad usage or a bad\n"
-"scenario file.\n";
+"scenario file; 3 out of memory.\n";
 
 static const char gen_help[] =
 "usage: rmapsim gen KIND [-l|-r|-h] [-i N] [-n N] [-s N] [-t N] [-w N]\n"
@@ -254,7 +255,7 @@ static int cmd_gen(int argc, char **argv)
 	line = calloc(argc + 1, sizeof(*line));
 	if (!line) {
 		fprintf(stderr, "rmapsim: gen: out of memory\n");
-		return EXIT_DISAGREE;
+		return EXIT_NOMEM;
 	}
 	memcpy(line, argv, argc * sizeof(*line));
 
@@ -356,9 +357,12 @@ static int cmd_gen(int argc, char **argv)
 	free(line);
 	scenario_print_header(stdout, name);
 	err = rsim_gen_run(&params, print_op, stdout);
+	if (err == -ENOMEM) {
+		fprintf(stderr, "rmapsim: gen %s: out of memory\n", kind_name);
+		return EXIT_NOMEM;
+	}
 	if (fflush(stdout) || err) {
-		fprintf(stderr, "rmapsim: gen %s: %s\n", kind_name,
-			err == -ENOMEM ? "out of memory" : "write error");
+		fprintf(stderr, "rmapsim: gen %s: write error\n", kind_name);
 		return EXIT_DISAGREE;
 	}
 	return 0;

@@ -1,17 +1,20 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 #
-# cli.sh RMAPSIM WORKDIR
+# cli.sh RMAPSIM WORKDIR MANPAGE
 #
 # rmapsim's command line as getopt_long() parses it: attached and
 # separate option values, --opt=value and --opt value, numbers in decimal
 # and 0x hex (a leading 0 is decimal, not octal), --help on stdout with
 # status 0 for the tool and every command, --version, and the three
 # output formats of run and compare (JSON checked by python3 when there).
+# Every exit status that rmapsim.c defines is in --help and in MANPAGE's
+# EXIT STATUS.
 
 . "$(dirname "$0")/lib.sh"
 use_rmapsim "$1"
 work=$2
+man=$3
 mkdir -p "$work" || exit 1
 
 # same_output DESCRIPTION ARGS_A -- ARGS_B: both command lines succeed and
@@ -71,6 +74,18 @@ for cmd in "" gen run compare; do
 		bad "'rmapsim $cmd --help' to document the exit statuses"
 	[ -s "$work/help.err" ] && bad "'rmapsim $cmd --help' to print nothing on stderr"
 done
+# the statuses rmapsim exits with, EXIT_* of rmapsim.c: 1 to 3
+"$rmapsim" --help >"$work/help"
+sed -n '/^\.SH EXIT STATUS/,/^\.SH /p' "$man" >"$work/man-exit"
+for status in 0 1 2 3; do
+	grep -q "[:;] $status [a-z]" "$work/help" ||
+		bad "'rmapsim --help' to document exit status $status"
+	grep -qx "\.B $status" "$work/man-exit" ||
+		bad "rmapsim(1)'s EXIT STATUS to document exit status $status"
+done
+grep -q '; 3 out of memory' "$work/help" ||
+	bad "'rmapsim --help' to say that exit status 3 is out of memory"
+
 "$rmapsim" --version >"$work/version" ||
 	bad "'rmapsim --version' to exit 0"
 grep -q '^rmapsim (libpriotree) [0-9][0-9.]*$' "$work/version" ||

@@ -11,6 +11,9 @@
 #               run and compare fit in 200 MB and a few seconds
 #  oom          20,000 page tables in 40 MB: "out of memory", exit 3,
 #               nothing on stdout; not the exit 2 of a bad scenario
+#  gen-oom      gen under ever larger limits, from too small to start to
+#               enough: each run that runs out of memory says so and
+#               exits 3, as run and compare do
 #  fork-chain   avc-fork-chain -t 20000: validation replays it under
 #               cheap schemes, so validating and running it under
 #               pte_chain fits in 1.5 GB and 90 s (it took 6 GB and
@@ -31,7 +34,8 @@ fi
 # so under it a ulimit -v kills every run before main(). There the time
 # bounds still hold, and only the out-of-memory case cannot be made.
 sanitized=${PRIOTREE_SANITIZED:-}
-if [ -n "$sanitized" ] && [ "$case" = oom ]; then
+if [ -n "$sanitized" ] && [ "$case" != sparse-file ] &&
+   [ "$case" != fork-chain ]; then
 	echo "$case: skipped under AddressSanitizer (needs ulimit -v)"
 	exit 77
 fi
@@ -108,6 +112,37 @@ oom)
 		cat "$tmp/err"
 	fi
 	;;
+gen-oom)
+	# From a limit too small for the loader (exit 127) up to one that
+	# fits, in 20 KB steps: in between, gen's allocations fail.
+	seen=0
+	kbytes=2000
+	while [ $kbytes -le 8000 ]; do
+		bounded 10 $kbytes "$rmapsim" gen random -n 64 -s 4096 -i 1000
+		case $status in
+		0)
+			break
+			;;
+		127)
+			;;
+		*)
+			if grep -q 'out of memory' "$tmp/err"; then
+				seen=$((seen + 1))
+				[ "$status" -eq 3 ] ||
+					bad "exit status 3 from gen out of memory under ulimit -v $kbytes, got $status: $(cat "$tmp/err")"
+			elif ! grep -q 'error while loading\|cannot allocate TLS' \
+				"$tmp/err"; then
+				bad "gen under ulimit -v $kbytes to succeed or run out of memory, got $status: $(cat "$tmp/err")"
+			fi
+			;;
+		esac
+		kbytes=$((kbytes + 20))
+	done
+	[ "$status" -eq 0 ] ||
+		bad "gen to succeed under ulimit -v 8000, got $status"
+	[ "$seen" -gt 0 ] ||
+		bad "gen to run out of memory under some ulimit -v below $kbytes"
+	;;
 fork-chain)
 	if ! "$rmapsim" gen avc-fork-chain -t 20000 >"$scn"; then
 		bad "'rmapsim gen avc-fork-chain' to succeed"
@@ -120,7 +155,7 @@ fork-chain)
 	expect_ok "rmapsim run --anon=pte_chain"
 	;;
 *)
-	bad "a case of sparse-file, oom or fork-chain"
+	bad "a case of sparse-file, oom, gen-oom or fork-chain"
 	finish
 	;;
 esac
