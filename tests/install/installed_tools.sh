@@ -44,7 +44,7 @@ env -u LD_LIBRARY_PATH "$bin/rmapsim" --help >"$pt_tmp/rhelp" 2>&1 ||
 	fail $LINENO "'rmapsim --help' to run without LD_LIBRARY_PATH: $(head -3 "$pt_tmp/rhelp")"
 
 # and their manual pages, with the library's
-for page in man1/rmapsim.1 man3/priotree.3; do
+for page in man1/ptquery.1 man1/rmapsim.1 man3/priotree.3; do
 	[ -f "$PRIOTREE_PREFIX/share/man/$page" ] ||
 		fail $LINENO "$PRIOTREE_PREFIX/share/man/$page to be installed"
 done
