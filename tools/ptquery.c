@@ -24,8 +24,8 @@
  * process or line that cannot be used is skipped, counted and summarised
  * on stderr, and the answer covers everything else.
  *
- * Exit status: 0 answered; 1 bad input, or nothing could be read; 2 bad
- * command line.
+ * Exit status: 0 answered; 1 bad input, nothing could be read, out of
+ * memory, or the answer could not be written; 2 bad command line.
  */
 
 #define _GNU_SOURCE	/* asprintf(), vasprintf() */
@@ -56,8 +56,8 @@
 
 static const char exit_help[] =
 	"Exit status: 0 answered; 1 bad input (\"FILE:LINE: expected ...\"),\n"
-	"an unreadable file, or no process could be read; 2 bad command\n"
-	"line.\n";
+	"an unreadable file, no process could be read, out of memory, or\n"
+	"standard output could not be written; 2 bad command line.\n";
 
 static const char intervals_help[] =
 	"usage: ptquery intervals FILE QUERY...\n"
@@ -822,10 +822,24 @@ static int cmd_maps(int argc, char **argv)
 	free(s.vmas);
 	free(s.first_failure);
 	free(s.first_malformed);
-	if (fflush(stdout) || ferror(stdout))
-		die(EXIT_INPUT, "ptquery: standard output: %s\n",
-		    strerror(errno));
 	return 0;
+}
+
+/*
+ * Every answer, usage text and version ends here: an answer that could
+ * not be written (a full disk, a closed pipe) is no answer, and exits 1.
+ */
+static int flush_stdout(int status)
+{
+	int err = 0;
+
+	if (fflush(stdout))
+		err = errno;
+	else if (ferror(stdout))
+		err = EIO;
+	if (err)
+		die(EXIT_INPUT, "ptquery: standard output: %s\n", strerror(err));
+	return status;
 }
 
 static const struct option main_options[] = {
@@ -847,10 +861,10 @@ int main(int argc, char **argv)
 		switch (c) {
 		case 'h':
 			printf("%s%s", main_help, exit_help);
-			return 0;
+			return flush_stdout(0);
 		case 'V':
 			printf("ptquery %s\n", PRIOTREE_TOOL_VERSION);
-			return 0;
+			return flush_stdout(0);
 		default:
 			die(EXIT_USAGE, "see 'ptquery --help'\n");
 		}
@@ -864,11 +878,11 @@ int main(int argc, char **argv)
 	optind = 0;	/* glibc: start over, and forget the '+' */
 	if (!strcmp(cmd, "intervals")) {
 		argv[0] = intervals_name;	/* getopt's messages name it */
-		return cmd_intervals(argc, argv);
+		return flush_stdout(cmd_intervals(argc, argv));
 	}
 	if (!strcmp(cmd, "maps")) {
 		argv[0] = maps_name;
-		return cmd_maps(argc, argv);
+		return flush_stdout(cmd_maps(argc, argv));
 	}
 	die(EXIT_USAGE,
 	    "ptquery: expected a command, intervals or maps, got '%s'; see 'ptquery --help'\n",

@@ -8,6 +8,7 @@ Each case of CASES runs ptquery once, in a scratch directory holding
 "file" (the case's interval file, when it has one) and an empty
 directory "dir", and checks the exit status, stdout (exactly, or its
 first line when the case says 'first'), and the first line of stderr.
+A case named full-* writes its stdout to /dev/full, and expects nothing.
 @FILE@ and @DIR@ in arguments and expectations are those paths.
 """
 import os
@@ -113,6 +114,15 @@ CASES = {
     'intervals-no-query': (EIGHT_TEN, ['intervals', '@FILE@'], 2, '',
                            "ptquery intervals: expected FILE QUERY..., see "
                            "'ptquery intervals --help'"),
+    # standard output on /dev/full: what was not written was not answered
+    'full-intervals': (EIGHT_TEN, ['intervals', '@FILE@', '8'], 1, '',
+                       'ptquery: standard output: No space left on device'),
+    'full-help': (None, ['--help'], 1, '',
+                  'ptquery: standard output: No space left on device'),
+    'full-maps-help': (None, ['maps', '--help'], 1, '',
+                       'ptquery: standard output: No space left on device'),
+    'full-version': (None, ['--version'], 1, '',
+                     'ptquery: standard output: No space left on device'),
 }
 
 FIRST_LINE_ONLY = {'help', 'help-short', 'intervals-help', 'maps-help'}
@@ -131,8 +141,18 @@ def main(ptquery, version, name):
         def fill(s):
             return s.replace('@FILE@', path).replace('@DIR@', d).replace(
                 '@VERSION@', version)
-        r = subprocess.run(wrap.command(ptquery) + [fill(a) for a in args],
-                           capture_output=True)
+        if name.startswith('full-'):
+            if not os.path.exists('/dev/full'):
+                print('SKIP: no /dev/full')
+                return 77
+            with open('/dev/full', 'wb') as full:
+                r = subprocess.run(wrap.command(ptquery) +
+                                   [fill(a) for a in args],
+                                   stdout=full, stderr=subprocess.PIPE)
+            r.stdout = b''
+        else:
+            r = subprocess.run(wrap.command(ptquery) +
+                               [fill(a) for a in args], capture_output=True)
         got_out = r.stdout.decode(errors='replace')
         got_err = (r.stderr.decode(errors='replace').splitlines() or [''])[0]
         if name in FIRST_LINE_ONLY:
