@@ -34,7 +34,6 @@
  * 3 out of memory.
  */
 
-#include <ctype.h>
 #include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
@@ -151,30 +150,18 @@ static unsigned long long number_arg(const char *what, const char *arg,
 				     unsigned long long max)
 {
 	unsigned long long value;
-	const char *digits = arg;
-	int base = 10;
-	char *end;
+	int err;
 
 	if (!arg)
 		usage_error("expected a number after %s", what);
-	if (arg[0] == '0' && (arg[1] == 'x' || arg[1] == 'X')) {
-		digits = arg + 2;
-		base = 16;
-	}
-	if (!(base == 16 ? isxdigit((unsigned char)*digits) :
-			   isdigit((unsigned char)*digits)))
-		goto bad;
-	errno = 0;
-	value = strtoull(digits, &end, base);
-	if (*end)
-		goto bad;
-	if (errno == ERANGE || value > max)
+	err = scenario_number(arg, max, &value);
+	if (err == -ERANGE)
 		usage_error("expected a number from 0 to %llu after %s, got '%s' (too large)",
 			    max, what, arg);
+	if (err)
+		usage_error("expected a number from 0 to %llu (decimal, or hex after 0x) after %s, got '%s'",
+			    max, what, arg);
 	return value;
-bad:
-	usage_error("expected a number from 0 to %llu (decimal, or hex after 0x) after %s, got '%s'",
-		    max, what, arg);
 }
 
 /*

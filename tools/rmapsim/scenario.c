@@ -137,16 +137,43 @@ static int split_words(char *line, char **word, int max)
 	return nr;
 }
 
-/* A decimal or 0x-hex unsigned long, the whole word and nothing else. */
-static bool parse_number(const char *word, unsigned long *out)
+int scenario_number(const char *word, unsigned long long max,
+		    unsigned long long *out)
 {
+	const char *digits = word;
+	unsigned long long value;
+	int base = 10;
 	char *end;
 
+	if (word[0] == '0' && (word[1] == 'x' || word[1] == 'X')) {
+		digits = word + 2;
+		base = 16;
+	}
+	/* strtoull() would take blanks and a sign here */
+	if (!(base == 16 ? isxdigit((unsigned char)*digits) :
+			   isdigit((unsigned char)*digits)))
+		return -EINVAL;
 	errno = 0;
-	if (!isdigit((unsigned char)word[0]))
+	value = strtoull(digits, &end, base);
+	if (*end)
+		return -EINVAL;
+	if (errno == ERANGE || value > max)
+		return -ERANGE;
+	*out = value;
+	return 0;
+}
+
+/* An op argument; with -ERANGE, errno says so for the message. */
+static bool parse_number(const char *word, unsigned long *out)
+{
+	unsigned long long value;
+	int err = scenario_number(word, ULONG_MAX, &value);
+
+	errno = -err;
+	if (err)
 		return false;
-	*out = strtoul(word, &end, 0);
-	return !errno && !*end;
+	*out = value;
+	return true;
 }
 
 static bool valid_name(const char *name)

@@ -124,4 +124,26 @@ void scenario_print_op(FILE *out, const struct rsim_op *op);
  */
 void scenario_format_op(char *buf, size_t size, const struct rsim_op *op);
 
+/**
+ * scenario_number() - a whole word as a number from 0 to @max
+ * @word: the word, NUL-terminated
+ * @max: the largest value allowed
+ * @out: the value, set on success only
+ *
+ * Decimal digits, or "0x"/"0X" and hex digits: the syntax of numbers in
+ * scenario files and on rmapsim's command line alike.  A leading 0 is a
+ * decimal digit ("010" is ten, "08" eight), not strtoul()'s octal, and
+ * there is no sign and no blank (strtoul() reads " -1" as ULONG_MAX).
+ * Cost: O(strlen(@word)).
+ *
+ * Example:
+ *	if (scenario_number(arg, ULONG_MAX, &pages))
+ *		usage_error("expected a number, got '%s'", arg);
+ *
+ * Return: 0; -ERANGE if the number is above @max; -EINVAL if @word is
+ * not a number.
+ */
+int scenario_number(const char *word, unsigned long long max,
+		    unsigned long long *out);
+
 #endif /* RMAPSIM_SCENARIO_H */
