@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * guest.h - what the guest programs share: the pagemap and page_idle
- * interfaces, loads or stores that may fault, a monotonic clock, CPU
- * pinning and the NUMA node count.  Header-only, so each program still
+ * interfaces, option numbers, loads or stores that may fault, a
+ * monotonic clock, CPU pinning and the NUMA node count.  Header-only, so each program still
  * builds from its one .c file ("cc -static -O2 mmapwork.c" finds this
  * header beside it); each defines _GNU_SOURCE before any include.
  */
@@ -45,6 +45,35 @@ static inline int pagemap_entry(int pagemap_fd, const void *addr,
 	if (n >= 0)
 		errno = EIO;
 	return -1;
+}
+
+/* ----------------------------------------------------- command lines */
+
+/*
+ * @arg as a decimal number in [@min, @max]: digits only (no sign, no base
+ * prefix, no blanks), as /init writes the guest programs' options.
+ * Returns false, leaving *@value alone, for anything else.
+ */
+static inline bool guest_number(const char *arg, uint64_t min, uint64_t max,
+				uint64_t *value)
+{
+	uint64_t v = 0, digit;
+	const char *p;
+
+	if (!*arg)
+		return false;
+	for (p = arg; *p; p++) {
+		if (*p < '0' || *p > '9')
+			return false;
+		digit = (uint64_t)(*p - '0');
+		if (v > (UINT64_MAX - digit) / 10)
+			return false;
+		v = v * 10 + digit;
+	}
+	if (v < min || v > max)
+		return false;
+	*value = v;
+	return true;
 }
 
 /* ------------------------------------------------ accesses that may fault */

@@ -1981,16 +1981,13 @@ int main(int argc, char **argv)
 	uint64_t seed = 1;
 	struct stat st;
 	bool ok = true;
-	char *end;
 	int opt;
 
 	while ((opt = getopt(argc, argv, "s:")) != -1) {
 		switch (opt) {
 		case 's':
-			errno = 0;
-			seed = strtoull(optarg, &end, 0);
-			if (errno || *end || end == optarg) {
-				fprintf(stderr, "iusers: -s %s: expected an unsigned number\n",
+			if (!guest_number(optarg, 0, UINT64_MAX, &seed)) {
+				fprintf(stderr, "iusers: -s %s: expected a decimal number\n",
 					optarg);
 				usage();
 			}

@@ -1802,16 +1802,13 @@ int main(int argc, char **argv)
 {
 	bool run_truncate = false, run_idle = false, ok = true;
 	uint64_t seed = 1;
-	char *end;
 	int opt, i;
 
 	while ((opt = getopt(argc, argv, "s:q")) != -1) {
 		switch (opt) {
 		case 's':
-			errno = 0;
-			seed = strtoull(optarg, &end, 0);
-			if (errno || *end || end == optarg) {
-				fprintf(stderr, "mmapwork: -s %s: expected an unsigned number\n",
+			if (!guest_number(optarg, 0, UINT64_MAX, &seed)) {
+				fprintf(stderr, "mmapwork: -s %s: expected a decimal number\n",
 					optarg);
 				usage();
 			}
