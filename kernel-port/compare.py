@@ -48,7 +48,7 @@ VMA_SIZE = re.compile(r"PT-VMA-SIZE i_mmap=(\S+) vm_area_struct=(\d+) "
 SMPBOOT = re.compile(r"smpboot: Total of (\d+) processors? activated.*")
 STRESS = re.compile(r"PT-STRESS (\S+) (ok|FAIL)(.*)$")
 IUSER = re.compile(r"PT-IUSER (\S+) (ok|FAIL)(.*)$")
-IUSER_WANT = ["hwpoison", "uprobe"]
+IUSER_WANT = ["hwpoison", "uprobe", "dax"]
 STRESS_WANT = ["idle", "truncate", "punch", "migrate", "pageout", "writeback",
                "mremap"]
 SELFTEST = re.compile(r"PT-SELFTEST (\S+) (\S+) (ok|not ok|skip)(?: (.*))?$")

@@ -126,12 +126,14 @@ build_initramfs() {
 	mremaprace=$prog
 	pt_guest iusers "$objdir"
 	iusers=$prog
+	pt_guest daxclean "$objdir"
+	daxclean=$prog
 	# the kernel's own vm selftests, static, from the same tree
 	selftests=$kbuild/selftests
 	"$here/build-selftests.sh" "$tree" "$selftests" ||
 		die "building the vm selftests failed"
 	{
-		sed "s|@BUSYBOX@|/bin/busybox|; s|@INIT@|$here/initramfs/init|; s|@MMAPWORK@|$mmapwork|; s|@STRESS@|$stress|; s|@MREMAPRACE@|$mremaprace|; s|@IUSERS@|$iusers|; s|@SELFTESTS_SH@|$here/initramfs/selftests.sh|" \
+		sed "s|@BUSYBOX@|/bin/busybox|; s|@INIT@|$here/initramfs/init|; s|@MMAPWORK@|$mmapwork|; s|@STRESS@|$stress|; s|@MREMAPRACE@|$mremaprace|; s|@IUSERS@|$iusers|; s|@DAXCLEAN@|$daxclean|; s|@SELFTESTS_SH@|$here/initramfs/selftests.sh|" \
 			"$here/initramfs/initramfs.list"
 		for t in "$selftests"/bin/*; do
 			case $t in *.log) continue ;; esac
@@ -163,10 +165,13 @@ make_disks() {
 run_qemu() {
 	make_disks
 	# numa=fake=2: two nodes for migration; hugepages: the hugetlb
-	# selftests; pt.*: read by /init.
+	# selftests; memmap: 128 MiB of guest RAM at 1.5 GiB (one memory
+	# section, aligned) as a legacy pmem device, /dev/pmem0, for the DAX
+	# test, on top of 2 GiB of RAM (mremap_test maps 2 GiB, which the
+	# overcommit heuristic refuses with less); pt.*: read by /init.
 	smp=${PRIOTREE_QEMU_SMP:-2}
 	stress_secs=${PRIOTREE_STRESS_SECS:-8}
-	cmdline=" numa=fake=2 hugepages=160 pt.flavour=$flavour pt.stress=$stress_secs$1"
+	cmdline=" numa=fake=2 hugepages=160 memmap=128M!1536M pt.flavour=$flavour pt.stress=$stress_secs$1"
 	case $flavour in
 	debug|kasan) cmdline="$cmdline kfence.sample_interval=1" ;;
 	esac
@@ -180,7 +185,7 @@ run_qemu() {
 	pt_qemu "$timeout" "$objdir/console.log" \
 		"$objdir/arch/x86/boot/bzImage" "$objdir/initramfs.cpio" \
 		"kunit.stats_enabled=1$cmdline" \
-		-accel "$accel" -m 2048 -smp "$smp" \
+		-accel "$accel" -m 2176 -smp "$smp" \
 		-drive "file=$objdir/disk.img,if=virtio,format=raw" \
 		-drive "file=$objdir/swap.img,if=virtio,format=raw" \
 		>"$objdir/qemu.log" 2>&1

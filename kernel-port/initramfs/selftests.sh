@@ -66,11 +66,13 @@ run() {	# timeout label program [args...]
 
 # The steps of $out that failed, each with the "Run test:" header above
 # it: khugepaged prints "<step>... Fail" or "<step>... Timeout", the
-# other vm tests "[FAIL]" or "not ok".
+# other vm tests "[FAIL]" or "not ok" (and "ok N # XFAIL" for a failure
+# they expect, which is none).
 failed_steps() {
 	$bb tr -d '\r' <$out | $bb awk '
 		{ gsub(/\033\[[0-9;]*m/, "") }
 		/^Run test:/ { test = $0; next }
+		/XFAIL/ { next }
 		/Fail|Timeout|FAIL|^not ok/ {
 			print (test != "" ? test " / " : "") $0
 		}'

@@ -111,6 +111,9 @@ if [ -n "$busybox" ]; then
 	Run test: collapse_fork (khugepaged:anon)
 	Collapse PTE table... ${esc}[31mTimeout${esc}[0m
 	OUT
+	# an expected failure is not a failed step
+	echo "ok 1 # XFAIL mremap - Source and Destination Regions Overlapping" \
+		>>"$tmp/steps.out"
 	echo "Run test: collapse_empty (madvise:anon)" >>"$tmp/steps.out"
 	echo "Do not collapse empty PTE table... ${esc}[31mFail${esc}[0m" \
 		>>"$tmp/steps.out"
