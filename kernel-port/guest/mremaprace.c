@@ -210,18 +210,36 @@ int main(int argc, char **argv)
 	bool ok = true;
 
 	while ((opt = getopt(argc, argv, "t:n:p:")) != -1) {
+		uint64_t v = 0;	/* kept only when good */
+		bool good;
+
 		switch (opt) {
-		case 't': secs = atof(optarg); break;
-		case 'n': mappings = atol(optarg); break;
-		case 'p': npages = atol(optarg); break;
+		case 't':
+			good = guest_number(optarg, 1, 3600, &v);
+			secs = (double)v;
+			break;
+		case 'n':
+			good = guest_number(optarg, 1, 4096, &v);
+			mappings = (long)v;
+			break;
+		case 'p':
+			good = guest_number(optarg, 2 * TARGETS, 65536, &v);
+			npages = (long)v;
+			break;
 		default:
-			fprintf(stderr, "usage: mremaprace [-t SECS] [-n MAPPINGS] [-p PAGES] TMPDIR\n");
+			good = false;
+		}
+		if (!good) {
+			if (optarg && opt != '?')
+				fprintf(stderr, "mremaprace: -%c %s: expected a decimal number in range\n",
+					opt, optarg);
+			fprintf(stderr, "usage: mremaprace [-t 1..3600] [-n 1..4096] [-p %d..65536] TMPDIR\n",
+				2 * TARGETS);
 			return 2;
 		}
 	}
-	if (argc - optind != 1 || mappings < 1 || mappings > 4096 ||
-	    npages < 2 * TARGETS || npages > 65536) {
-		fprintf(stderr, "usage: mremaprace [-t SECS] [-n 1..4096] [-p %d..65536] TMPDIR\n",
+	if (argc - optind != 1) {
+		fprintf(stderr, "usage: mremaprace [-t 1..3600] [-n 1..4096] [-p %d..65536] TMPDIR\n",
 			2 * TARGETS);
 		return 2;
 	}

@@ -54,6 +54,7 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <sched.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -921,18 +922,36 @@ int main(int argc, char **argv)
 	char path[256], why[200];
 
 	while ((opt = getopt(argc, argv, "t:w:s:")) != -1) {
+		uint64_t v = 0;	/* kept only when good */
+		bool good;
+
 		switch (opt) {
-		case 't': secs = atof(optarg); break;
-		case 'w': nworkers = atoi(optarg); break;
-		case 's': seed = (unsigned int)atoi(optarg); break;
+		case 't':
+			good = guest_number(optarg, 1, 3600, &v);
+			secs = (double)v;
+			break;
+		case 'w':
+			good = guest_number(optarg, 1, MAXW, &v);
+			nworkers = (int)v;
+			break;
+		case 's':
+			good = guest_number(optarg, 0, UINT_MAX, &v);
+			seed = (unsigned int)v;
+			break;
 		default:
-			fprintf(stderr, "usage: stress [-t SECS] [-w WORKERS] [-s SEED] "
-				"TMPDIR DISKDIR [WALKER...]\n");
+			good = false;
+		}
+		if (!good) {
+			if (optarg && opt != '?')
+				fprintf(stderr, "stress: -%c %s: expected a decimal number in range\n",
+					opt, optarg);
+			fprintf(stderr, "usage: stress [-t 1..3600] [-w 1..%d] [-s SEED] "
+				"TMPDIR DISKDIR [WALKER...]\n", MAXW);
 			return 2;
 		}
 	}
-	if (argc - optind < 2 || nworkers < 1 || nworkers > MAXW) {
-		fprintf(stderr, "usage: stress [-t SECS] [-w 1..%d] [-s SEED] "
+	if (argc - optind < 2) {
+		fprintf(stderr, "usage: stress [-t 1..3600] [-w 1..%d] [-s SEED] "
 			"TMPDIR DISKDIR [WALKER...]\n", MAXW);
 		return 2;
 	}
