@@ -530,177 +530,138 @@ void prio_tree_remove(struct prio_tree_root *root, struct prio_tree_node *node)
 }
 
 /*
- * Stabbing queries: a pre-order walk that enters a subtree only if it can
- * hold an interval overlapping [begin, end]:
- *  - by (1) no node below a child ranks before it, so a child whose heap
- *    is below @begin closes its whole subtree;
- *  - by (2) every radix in a right subtree is at least the path value
- *    with the branch bit set, so a right subtree starting beyond @end is
- *    closed too;
- *  - by (2) and (3) the node at depth index_bits and every node below it
- *    have the radix its path spells in full, so once the walk reaches
- *    that depth either the node's radix is beyond @end and nothing below
- *    overlaps, or every node below overlaps that the heaps let in: the
- *    size levels are walked by heap alone, without masks or path values.
- * A left turn can only be refused by heap, so the walk visits O(log n)
- * nodes that do not overlap plus the m that do.
+ * Stabbing queries.  Every subtree the walk enters lies in one of two
+ * kinds of place, told apart by the query's @end alone:
  *
- * The walk never climbs for nothing.  Where it turns left below a node
- * whose right subtree passes the radix bound, it notes that node's depth
- * as pending; when it cannot go further down it hops straight to the
- * deepest pending node (d below) and into its right subtree, and when no
- * depth is pending the query is over, with no climb back to the root:
+ *  - On @end's path: the nodes whose path, read as radix bits (2), is a
+ *    prefix of @end's bits.  Below such a node with children branching
+ *    on bit m, the right subtree holds radices of at least its path
+ *    value with bit m set, so it is beyond @end unless @end has bit m;
+ *    the left subtree holds radices below that bound, so when @end has
+ *    bit m, none of them is beyond @end.  The path goes right where @end
+ *    has a 1 and left where it has a 0, and that is all it has to know
+ *    about radices: no path value is kept, and a node on the path only
+ *    has its own radix compared with @end, to tell whether it is a hit.
+ *  - Within @end: the left child of a path node whose bit of @end is
+ *    set, and everything below it; the node at depth index_bits on the
+ *    path, whose radix is @end itself (2) and whose size subtree has that
+ *    radix too (3); and the whole tree when @end is at least the largest
+ *    heap_index the tree may hold (4).  No radix there is beyond @end, so
+ *    a node overlaps exactly when its heap reaches @begin, and by (1) a
+ *    child whose heap does not closes its whole subtree: the walk there
+ *    is a pre-order walk of a heap, pruned by heap alone, in which every
+ *    node it enters is a hit.  No depth, mask or radix is needed in it,
+ *    in the radix levels or the size levels.
  *
- *          root          pending = {d}
- *          /
- *         A              depth d: right subtree R still to visit
- *        / \
- *      ..   R            B (no child to enter): climb k = depth(B) - d
- *      /                 parent links to A, clear bit d, enter R
- *     B
+ * Pre-order puts a path node first, then its left subtree, then its
+ * right one:
  *
- * Only ancestors of the current node are ever pending, so one bit per
- * depth is enough.  In the radix levels a node's depth d is named by the
- * radix bit its children branch on, 1 << (index_bits - 1 - d), which the
- * walk carries anyway: iter->pending[0] is the OR of those bits, and its
- * lowest set bit is the deepest pending radix node; reaching depth
- * index_bits is the mask shifting out to 0, so the radix levels keep no
- * depth count at all.  iter->pending[1] holds the size depths index_bits
- * + j as bit j (a node with a right child sits above the last size level,
- * so j < BITS_PER_LONG), counted by iter->depth, which only the size
- * levels keep.  Every size depth is deeper than every radix depth, so the
- * deepest pending node is in pending[1] whenever that word is not empty.
+ *           P            @end has P's bit m set: the subtree within @end
+ *          / \           (W, every node of which the heaps let in is a
+ *         W   Q          hit) comes first, then the path goes on at Q.
+ *        / \             Nothing is ever pending above the path node the
+ *      ..   ..           walk stands on or left: that node's other child
+ *                        was either pruned by @end's bit or already done.
+ *
+ * So the state of a query is the current node, the root of the subtree
+ * within @end it is in (iter->subtree, NULL on the path), and the bit the
+ * path's next children branch on (iter->mask): in the subtree, the bit of
+ * the path node above it, or 0 where the path goes no further.  Within a
+ * subtree the walk climbs back by parent links to the next right child
+ * the heaps let in; every node it climbs through was a hit, so the climbs
+ * cost O(m) in all.  A left turn can only be refused by heap, the path is
+ * at most index_bits nodes long, and the query stops as soon as the path
+ * cannot go on: O(log n + m) node visits, with no climb back to the root.
  */
 
 /*
- * The walk proper, over locals, for one node flavour.  Starts below
- * iter->cur (already reported or refused) and stops at the next node that
- * overlaps [@begin, @end], saving its state in @iter; NULL at the end.
+ * The walk proper, for one node flavour, from iter->cur (already reported
+ * or refused) to the next node that overlaps [@begin, @end], or NULL.
+ * Only what changes is written back: cur always, subtree and mask where
+ * the walk moves between the path and a subtree within @end.
  */
 static __always_inline struct prio_tree_node *
 prio_tree_walk(struct prio_tree_iter *iter, unsigned long begin,
 	       unsigned long end, bool raw)
 {
-	const unsigned int bits = iter->root->index_bits;
-	struct prio_tree_node *cur = iter->cur, *child;
-	unsigned long mask = iter->mask, value = iter->value;
-	unsigned long pend_radix = iter->pending[0];
-	unsigned long pend_size = iter->pending[1];
-	unsigned long radix, heap, up;
-	unsigned int depth = iter->depth;
+	struct prio_tree_node *cur = iter->cur, *sub = iter->subtree;
+	struct prio_tree_node *child, *parent;
+	unsigned long mask;
 
+	if (!sub)
+		goto path;
+
+	/* within @end: cur's first child that the heaps let in is next ... */
+	child = cur->left;
+	if (child != cur && node_heap(child, raw) >= begin)
+		goto hit;
+	child = cur->right;
+	if (child != cur && node_heap(child, raw) >= begin)
+		goto hit;
+	/* ... else the right child of the nearest ancestor left from left */
+	while (cur != sub) {
+		parent = cur->parent;
+		child = parent->right;
+		if (parent->left == cur && child != parent &&
+		    node_heap(child, raw) >= begin)
+			goto hit;
+		cur = parent;
+	}
+	/* the subtree is done: back to the path, if it goes on */
+	mask = iter->mask;
 	if (!mask)
-		goto size_levels;
+		goto done;
+	iter->subtree = NULL;
+	cur = sub->parent;
+	child = cur->right;
+	goto path_child;
+
+path:
+	mask = iter->mask;
 	for (;;) {
-		/*
-		 * Radix levels: cur's children branch on @mask; a right
-		 * subtree may overlap only if (value | mask) <= end (2).
-		 * Go left if (1) lets that subtree overlap ...
-		 */
-		child = cur->left;
-		if (child != cur) {
-			node_key(child, raw, &radix, &heap);
-			if (heap >= begin) {
-				/* ... noting the right one if (2) lets it */
-				if (cur->right != cur && (value | mask) <= end)
-					pend_radix |= mask;
-				goto radix_descend;
+		/* cur is on the path, and its children branch on @mask */
+		if (end & mask) {
+			child = cur->left;
+			if (child != cur && node_heap(child, raw) >= begin) {
+				iter->subtree = child;
+				iter->mask = mask;
+				goto hit;
 			}
+			child = cur->right;
+		} else {
+			child = cur->left;
 		}
-		/* else right, if (2) and (1) let that subtree overlap */
-		child = cur->right;
-		if (child == cur || (value | mask) > end)
-			goto hop;
-		node_key(child, raw, &radix, &heap);
-		if (heap < begin)
-			goto hop;
-turn_right:
-		value |= mask;
-radix_descend:
+path_child:
+		if (child == cur)
+			goto done;
 		cur = child;
 		mask >>= 1;
-		if (!mask) {
-			/*
-			 * depth index_bits: radix == value, all or nothing
-			 * below overlaps
-			 */
-			depth = bits;
-			if (radix > end)
-				goto hop;
-			goto found;
-		}
-		if (radix <= end)
-			goto found;
-		continue;
-
-size_levels:
 		/*
-		 * Below depth index_bits every node's radix is cur's, and is
-		 * at most @end: a child overlaps if its heap reaches @begin,
-		 * and then it is the next hit.
+		 * A path node's heap needs no test while its radix is beyond
+		 * @end: heap >= radix > end >= @begin.  At depth index_bits
+		 * radix == @end, so that node is a hit, and the root of the
+		 * last subtree within @end.
 		 */
-		child = cur->left;
-		if (child != cur) {
-			node_key(child, raw, &radix, &heap);
-			if (heap >= begin) {
-				if (cur->right != cur)
-					pend_size |= 1UL << (depth - bits);
-				goto size_descend;
-			}
-		}
-		child = cur->right;
-		if (child != cur) {
-			node_key(child, raw, &radix, &heap);
-			if (heap >= begin)
-				goto size_descend;
-		}
-hop:
-		/* right below the deepest pending node, if any */
-		if (pend_size) {
-			up = __fls(pend_size);
-			pend_size &= ~(1UL << up);
-			for (up += bits; depth > up; depth--)
-				cur = cur->parent;
-			child = cur->right;
-			node_key(child, raw, &radix, &heap);
-			if (heap >= begin)
-				goto size_descend;
-			goto hop;
-		}
-		if (!pend_radix) {
-			iter->cur = NULL;
-			return NULL;
-		}
-		up = pend_radix & -pend_radix;
-		pend_radix &= pend_radix - 1;
 		if (!mask) {
-			/* out of the size levels, to depth index_bits - 1 */
-			for (; depth >= bits; depth--)
-				cur = cur->parent;
-			mask = 1;
+			iter->subtree = cur;
+			iter->mask = 0;
+			goto hit;
 		}
-		for (; mask < up; mask <<= 1)
-			cur = cur->parent;
-		/* the path state of that depth: forget the levels below */
-		value &= ~((mask << 1) - 1);
-		child = cur->right;
-		node_key(child, raw, &radix, &heap);
-		if (heap >= begin)
-			goto turn_right;
-		goto hop;
+		if (node_radix(cur, raw) <= end) {
+			/* by (1), a path node the heaps refuse ends the query */
+			if (node_heap(cur, raw) < begin)
+				goto done;
+			iter->mask = mask;
+			goto hit;
+		}
 	}
 
-size_descend:
-	cur = child;
-	depth++;
-found:
-	iter->cur = cur;
-	iter->mask = mask;
-	iter->value = value;
-	iter->depth = depth;
-	iter->pending[0] = pend_radix;
-	iter->pending[1] = pend_size;
-	return cur;
+hit:
+	iter->cur = child;
+	return child;
+done:
+	iter->cur = NULL;
+	return NULL;
 }
 
 /* A raw node's vma and back; NULL stays NULL. */
@@ -720,71 +681,6 @@ raw_vma_node(struct vm_area_struct *vma)
 }
 
 /*
- * The walk for one flavour, out of line: prio_tree_step() stays small.
- * The raw one answers with the vma, so that the vma layer's per-hit path
- * ends in a tail call.
- */
-static noinline struct vm_area_struct *
-prio_tree_walk_raw(struct prio_tree_iter *iter, unsigned long begin,
-		   unsigned long end)
-{
-	return raw_node_vma(prio_tree_walk(iter, begin, end, true));
-}
-
-static noinline struct prio_tree_node *
-prio_tree_walk_plain(struct prio_tree_iter *iter, unsigned long begin,
-		     unsigned long end)
-{
-	return prio_tree_walk(iter, begin, end, false);
-}
-
-/*
- * The walk's next step when it is also the next hit: the first child of
- * iter->cur that the walk would enter overlaps [@begin, @end], and lies
- * in the radix levels.  With many hits per query this is the common case,
- * and it needs only part of the walk's state, so it runs on its own and
- * keeps the loop, its registers and its state saving out of a hit's path.
- * The moves are the walk's: left if (1) lets that subtree overlap, noting
- * the right one as pending if (2) lets it; else right if (2) and (1) let
- * it.  Return: that child, or NULL with iter untouched, and the walk then
- * decides again from the start: the first size level, a child that only
- * leads to hits further down, and the hop to a pending subtree.
- */
-static __always_inline struct prio_tree_node *
-prio_tree_step(struct prio_tree_iter *iter, unsigned long begin,
-	       unsigned long end, bool raw)
-{
-	struct prio_tree_node *cur = iter->cur, *child;
-	unsigned long mask = iter->mask, radix, heap;
-
-	/* a child at depth index_bits is on size level 1 already */
-	if (mask <= 1)
-		return NULL;
-	child = cur->left;
-	if (child != cur) {
-		node_key(child, raw, &radix, &heap);
-		if (heap >= begin) {
-			if (radix > end)
-				return NULL;
-			if (cur->right != cur && (iter->value | mask) <= end)
-				iter->pending[0] |= mask;
-			goto descend;
-		}
-	}
-	child = cur->right;
-	if (child == cur || (iter->value | mask) > end)
-		return NULL;
-	node_key(child, raw, &radix, &heap);
-	if (heap < begin || radix > end)
-		return NULL;
-	iter->value |= mask;
-descend:
-	iter->cur = child;
-	iter->mask = mask >> 1;
-	return child;
-}
-
-/*
  * prio_tree_next() for a raw root whose query has not ended (iter->cur is
  * set), without the checks, answering with the vma: the vma layer's
  * per-hit path, so that a hit costs one call.  Not exported; declared in
@@ -794,11 +690,15 @@ struct vm_area_struct *__vma_prio_tree_walk(struct prio_tree_iter *iter,
 					    unsigned long begin,
 					    unsigned long end)
 {
-	struct prio_tree_node *node = prio_tree_step(iter, begin, end, true);
+	return raw_node_vma(prio_tree_walk(iter, begin, end, true));
+}
 
-	if (node)
-		return raw_node_vma(node);
-	return prio_tree_walk_raw(iter, begin, end);
+/* The walk for a root of struct prio_tree_node, out of line. */
+static noinline struct prio_tree_node *
+prio_tree_walk_plain(struct prio_tree_iter *iter, unsigned long begin,
+		     unsigned long end)
+{
+	return prio_tree_walk(iter, begin, end, false);
 }
 
 /**
@@ -818,15 +718,12 @@ struct prio_tree_node *prio_tree_next(const struct prio_tree_root *root,
 				      struct prio_tree_iter *iter,
 				      unsigned long begin, unsigned long end)
 {
-	struct prio_tree_node *node;
-
 	if (!iter->cur)
 		return NULL;
 	VM_BUG_ON(iter->root != root);
 	if (root->raw)
 		return raw_vma_node(__vma_prio_tree_walk(iter, begin, end));
-	node = prio_tree_step(iter, begin, end, false);
-	return node ? node : prio_tree_walk_plain(iter, begin, end);
+	return prio_tree_walk_plain(iter, begin, end);
 }
 
 /**
@@ -850,25 +747,30 @@ struct prio_tree_node *prio_tree_first(const struct prio_tree_root *root,
 				       struct prio_tree_iter *iter,
 				       unsigned long begin, unsigned long end)
 {
-	unsigned long radix, heap;
+	struct prio_tree_node *node = root->prio_tree_node;
 
 	if (IS_ENABLED(CONFIG_PRIO_TREE_DEBUG))
 		BUG_ON(begin > end);
 
-	*iter = PRIO_TREE_ITER;
 	iter->root = root;
-	if (prio_tree_empty(root))
+	iter->cur = NULL;
+	if (!node)
 		return NULL;
-
-	get_index(root, root->prio_tree_node, &radix, &heap);
 	/* by (1) the root's heap is the largest */
-	if (heap < begin)
+	if (node_heap(node, root->raw) < begin)
 		return NULL;
-	iter->cur = root->prio_tree_node;
+	iter->cur = node;
+	if (end >= maxindex(root->index_bits)) {
+		/* no radix is beyond @end (4): all within @end */
+		iter->subtree = node;
+		iter->mask = 0;
+		return node;
+	}
+	iter->subtree = NULL;
 	iter->mask = 1UL << (root->index_bits - 1);
-	if (radix <= end)
-		return iter->cur;
+	if (node_radix(node, root->raw) <= end)
+		return node;
 	if (root->raw)
-		return raw_vma_node(prio_tree_walk_raw(iter, begin, end));
+		return raw_vma_node(__vma_prio_tree_walk(iter, begin, end));
 	return prio_tree_walk_plain(iter, begin, end);
 }

@@ -81,27 +81,20 @@ struct prio_tree_root {
 };
 
 /*
- * Query state.  While the walk stands on @cur at depth d:
- *   radix levels (d < index_bits): @mask is the radix bit that cur's
- *   children branch on, 1 << (index_bits - 1 - d), which also names d;
- *   @value holds the radix bits its path has fixed so far (all lower bits
- *   zero); @depth is not kept;
- *   size levels (d >= index_bits): @depth is d, @value the complete radix
- *   of the subtree, which the walk entered only because that radix is not
- *   beyond the query; @mask is 0 (the walk prunes them by heap alone).
- * @pending[0] has the @mask bit of each of cur's ancestors in the radix
- * levels whose right subtree the walk has still to visit; bit j of
- * @pending[1] likewise marks its ancestor at depth index_bits + j.
- * @cur == NULL once the walk has finished.
+ * Query state (prio_tree.c, "Stabbing queries").  @cur is the node last
+ * reported, NULL once the walk has finished.  @subtree is NULL while @cur
+ * is on the query's path; else it is the root of the subtree @cur is in,
+ * in which no radix is beyond the query's end.  @mask is the radix bit
+ * that the next path node's children branch on: on the path, @cur's; in
+ * a subtree, that of the path node above @subtree, or 0 when the path
+ * ends with @subtree.  @__unused keeps the size of the 2004 iterator.
  */
 struct prio_tree_iter {
 	struct prio_tree_node	*cur;
 	unsigned long		mask;
-	unsigned long		value;
-	unsigned int		depth;
-
+	struct prio_tree_node	*subtree;
 	const struct prio_tree_root *root;
-	unsigned long		pending[2];
+	unsigned long		__unused[3];
 };
 
 #define PRIO_TREE_ROOT_INIT		{ NULL, 1, 0 }
