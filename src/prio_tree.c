@@ -161,7 +161,7 @@ static void prio_tree_debug_verify(const struct prio_tree_root *root)
  * (its caller then restores the invariants), so only the exported
  * prio_tree_replace() may insist on equal keys.  O(1).
  */
-static void __prio_tree_replace(struct prio_tree_root *root,
+static __always_inline void __prio_tree_replace(struct prio_tree_root *root,
 				struct prio_tree_node *old,
 				struct prio_tree_node *node)
 {
@@ -275,12 +275,23 @@ insert_level(struct prio_tree_root *root, struct prio_tree_node **cur,
 	struct prio_tree_node *displaced = *cur;
 	unsigned long r, h;
 
-	node_key(displaced, raw, &r, &h);
-	/* !ranks_before(radix, heap, r, h), the heaps compared once */
-	if (*heap < h || (*heap == h && *radix > r))
+	/* a raw radix is one load, a raw heap four: heap >= radix (4) */
+	if (raw && *heap < node_radix(displaced, raw))
 		return NULL;
-	if (unlikely(*heap == h && *radix == r))
-		return displaced;
+	h = node_heap(displaced, raw);
+	/*
+	 * !ranks_before(radix, heap, r, h), the heaps compared once.  Most
+	 * levels keep their node: the carried heap is below it.
+	 */
+	if (likely(*heap < h))
+		return NULL;
+	r = node_radix(displaced, raw);
+	if (*heap == h) {
+		if (*radix > r)
+			return NULL;
+		if (unlikely(*radix == r))
+			return displaced;
+	}
 	__prio_tree_replace(root, displaced, *carried);
 	*cur = *carried;
 	*carried = displaced;
