@@ -675,41 +675,50 @@ done:
 	return NULL;
 }
 
-/* A raw node's vma and back; NULL stays NULL. */
-static __always_inline struct vm_area_struct *
-raw_node_vma(struct prio_tree_node *node)
+/* The walk for each flavour, out of line, for prio_tree_first/next(). */
+static noinline struct prio_tree_node *
+prio_tree_walk_raw(struct prio_tree_iter *iter, unsigned long begin,
+		   unsigned long end)
 {
-	return node ? container_of((struct raw_prio_tree_node *)node,
-				   struct vm_area_struct,
-				   shared.prio_tree_node) : NULL;
+	return prio_tree_walk(iter, begin, end, true);
 }
 
-static __always_inline struct prio_tree_node *
-raw_vma_node(struct vm_area_struct *vma)
-{
-	return vma ? (struct prio_tree_node *)&vma->shared.prio_tree_node :
-		NULL;
-}
-
-/*
- * prio_tree_next() for a raw root whose query has not ended (iter->cur is
- * set), without the checks, answering with the vma: the vma layer's
- * per-hit path, so that a hit costs one call.  Not exported; declared in
- * prio_tree_internal.h for vma_prio_tree.c only.
- */
-struct vm_area_struct *__vma_prio_tree_walk(struct prio_tree_iter *iter,
-					    unsigned long begin,
-					    unsigned long end)
-{
-	return raw_node_vma(prio_tree_walk(iter, begin, end, true));
-}
-
-/* The walk for a root of struct prio_tree_node, out of line. */
 static noinline struct prio_tree_node *
 prio_tree_walk_plain(struct prio_tree_iter *iter, unsigned long begin,
 		     unsigned long end)
 {
 	return prio_tree_walk(iter, begin, end, false);
+}
+
+/*
+ * prio_tree_first() for one node flavour: the root is the query's first
+ * node on the path, or, when no radix is beyond @end (4), the root of
+ * its one subtree within @end.
+ */
+static __always_inline struct prio_tree_node *
+prio_tree_start(const struct prio_tree_root *root, struct prio_tree_iter *iter,
+		unsigned long begin, unsigned long end, bool raw)
+{
+	struct prio_tree_node *node = root->prio_tree_node;
+
+	iter->root = root;
+	iter->cur = NULL;
+	/* by (1) the root's heap is the largest */
+	if (!node || node_heap(node, raw) < begin)
+		return NULL;
+	iter->cur = node;
+	if (end >= maxindex(root->index_bits)) {
+		iter->subtree = node;
+		iter->mask = 0;
+		return node;
+	}
+	iter->subtree = NULL;
+	iter->mask = 1UL << (root->index_bits - 1);
+	if (node_radix(node, raw) <= end)
+		return node;
+	if (raw)
+		return prio_tree_walk_raw(iter, begin, end);
+	return prio_tree_walk_plain(iter, begin, end);
 }
 
 /**
@@ -733,7 +742,7 @@ struct prio_tree_node *prio_tree_next(const struct prio_tree_root *root,
 		return NULL;
 	VM_BUG_ON(iter->root != root);
 	if (root->raw)
-		return raw_vma_node(__vma_prio_tree_walk(iter, begin, end));
+		return prio_tree_walk_raw(iter, begin, end);
 	return prio_tree_walk_plain(iter, begin, end);
 }
 
@@ -758,30 +767,72 @@ struct prio_tree_node *prio_tree_first(const struct prio_tree_root *root,
 				       struct prio_tree_iter *iter,
 				       unsigned long begin, unsigned long end)
 {
-	struct prio_tree_node *node = root->prio_tree_node;
+	if (IS_ENABLED(CONFIG_PRIO_TREE_DEBUG))
+		BUG_ON(begin > end);
+	if (root->raw)
+		return prio_tree_start(root, iter, begin, end, true);
+	return prio_tree_start(root, iter, begin, end, false);
+}
+
+/**
+ * __vma_prio_tree_first - first vma mapping a file page in [@begin, @end]
+ * @root: an i_mmap tree
+ * @iter: iterator for the query
+ * @begin: first file page (pgoff) of the query
+ * @end: last file page of the query
+ *
+ * Example:
+ *	vma = __vma_prio_tree_first(root, &iter, pgoff, pgoff);
+ *	while (vma) {
+ *		unmap(vma, pgoff);
+ *		vma = __vma_prio_tree_next(vma, root, &iter, pgoff, pgoff);
+ *	}
+ *
+ * Return: a vma, or NULL.  A whole query costs O(log n + m).
+ */
+struct vm_area_struct *__vma_prio_tree_first(const struct prio_tree_root *root,
+					     struct prio_tree_iter *iter,
+					     unsigned long begin,
+					     unsigned long end)
+{
+	struct prio_tree_node *node;
 
 	if (IS_ENABLED(CONFIG_PRIO_TREE_DEBUG))
 		BUG_ON(begin > end);
+	/* an empty root may still be of the other flavour */
+	VM_BUG_ON(root->prio_tree_node && !root->raw);
+	node = prio_tree_start(root, iter, begin, end, true);
+	return node ? node_vma(node) : NULL;
+}
 
-	iter->root = root;
-	iter->cur = NULL;
-	if (!node)
+/**
+ * __vma_prio_tree_next - the vma after @vma in a query
+ * @vma: the vma the previous call returned
+ * @root: the tree
+ * @iter: the query's iterator
+ * @begin: as given to __vma_prio_tree_first()
+ * @end: as given to __vma_prio_tree_first()
+ *
+ * After a tree node come its head and members, then the next tree node.
+ * The tree must not change during the query.
+ *
+ * Return: the next vma, or NULL when the query is done.
+ */
+struct vm_area_struct *__vma_prio_tree_next(struct vm_area_struct *vma,
+					    const struct prio_tree_root *root,
+					    struct prio_tree_iter *iter,
+					    unsigned long begin,
+					    unsigned long end)
+{
+	struct vm_area_struct *next = vm_set_next(vma);
+	struct prio_tree_node *node;
+
+	if (next)
+		return next;
+	/* prio_tree_next() without its flavour test, and inline: one call */
+	if (!iter->cur)
 		return NULL;
-	/* by (1) the root's heap is the largest */
-	if (node_heap(node, root->raw) < begin)
-		return NULL;
-	iter->cur = node;
-	if (end >= maxindex(root->index_bits)) {
-		/* no radix is beyond @end (4): all within @end */
-		iter->subtree = node;
-		iter->mask = 0;
-		return node;
-	}
-	iter->subtree = NULL;
-	iter->mask = 1UL << (root->index_bits - 1);
-	if (node_radix(node, root->raw) <= end)
-		return node;
-	if (root->raw)
-		return raw_vma_node(__vma_prio_tree_walk(iter, begin, end));
-	return prio_tree_walk_plain(iter, begin, end);
+	VM_BUG_ON(iter->root != root || !root->raw);
+	node = prio_tree_walk(iter, begin, end, true);
+	return node ? node_vma(node) : NULL;
 }

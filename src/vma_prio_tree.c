@@ -3,7 +3,10 @@
  * The vma layer over the prio tree: vm_set lists of vmas that map the
  * same file pages, as posted for address_space->i_mmap in March 2004.
  * The roles (tree node, list head, list member) and the rules that tell
- * them apart are described in <linux/vma_prio_tree.h>.
+ * them apart are described in <linux/vma_prio_tree.h>.  Its query,
+ * __vma_prio_tree_first() and __vma_prio_tree_next(), is in prio_tree.c,
+ * so that the walk inlines into a hit's one call; the views of a vma
+ * that both files use are in prio_tree_internal.h.
  */
 
 #include <linux/kernel.h>
@@ -16,56 +19,6 @@
 #include <linux/vma_prio_tree.h>
 
 #include "prio_tree_internal.h"
-
-static inline struct prio_tree_node *vma_node(struct vm_area_struct *vma)
-{
-	return (struct prio_tree_node *)&vma->shared.prio_tree_node;
-}
-
-static inline struct vm_area_struct *node_vma(struct prio_tree_node *node)
-{
-	return container_of((struct raw_prio_tree_node *)node,
-			    struct vm_area_struct, shared.prio_tree_node);
-}
-
-static inline struct vm_area_struct *vm_set_entry(struct list_head *entry)
-{
-	return list_entry(entry, struct vm_area_struct, shared.vm_set.list);
-}
-
-/*
- * The role test reads the parent pointer through shared.both, whichever
- * view wrote it: prio_tree_*() through shared.prio_tree_node, the vm_set
- * code through shared.vm_set.  That holds only while the parent is the
- * third word of every view, and while a raw node is the start of a full
- * one (prio_tree.c reads raw nodes as struct prio_tree_node):
- *
- *   shared:  word 0        word 1        word 2
- *   vm_set   list.next     list.prev     parent
- *   raw      left          right         parent     (prio_tree_node: then
- *   both     first         second        parent      start, last)
- */
-static inline bool vma_is_tree_node(const struct vm_area_struct *vma)
-{
-	BUILD_BUG_ON(offsetof(struct vm_area_struct, shared.both.parent) -
-		     offsetof(struct vm_area_struct, shared) !=
-		     2 * sizeof(void *));
-	BUILD_BUG_ON(offsetof(struct vm_area_struct, shared.vm_set.parent) !=
-		     offsetof(struct vm_area_struct, shared.both.parent));
-	BUILD_BUG_ON(offsetof(struct vm_area_struct,
-			      shared.prio_tree_node.parent) !=
-		     offsetof(struct vm_area_struct, shared.both.parent));
-	BUILD_BUG_ON(offsetof(struct raw_prio_tree_node, left) !=
-		     offsetof(struct prio_tree_node, left));
-	BUILD_BUG_ON(offsetof(struct raw_prio_tree_node, right) !=
-		     offsetof(struct prio_tree_node, right));
-	BUILD_BUG_ON(offsetof(struct raw_prio_tree_node, parent) !=
-		     offsetof(struct prio_tree_node, parent));
-	BUILD_BUG_ON(sizeof(struct raw_prio_tree_node) !=
-		     offsetof(struct prio_tree_node, start));
-
-	return vma->shared.both.parent != NULL;
-}
 
 static void vma_debug_range(const struct vm_area_struct *vma)
 {
@@ -212,69 +165,6 @@ void __vma_modify(struct prio_tree_root *root, struct vm_area_struct *vma,
 	vma->vm_pgoff = pgoff;
 	if (root)
 		__vma_prio_tree_insert(root, vma);
-}
-
-/**
- * __vma_prio_tree_first - first vma mapping a file page in [@begin, @end]
- * @root: an i_mmap tree
- * @iter: iterator for the query
- * @begin: first file page (pgoff) of the query
- * @end: last file page of the query
- *
- * Example:
- *	vma = __vma_prio_tree_first(root, &iter, pgoff, pgoff);
- *	while (vma) {
- *		unmap(vma, pgoff);
- *		vma = __vma_prio_tree_next(vma, root, &iter, pgoff, pgoff);
- *	}
- *
- * Return: a vma, or NULL.  A whole query costs O(log n + m).
- */
-struct vm_area_struct *__vma_prio_tree_first(const struct prio_tree_root *root,
-					     struct prio_tree_iter *iter,
-					     unsigned long begin,
-					     unsigned long end)
-{
-	struct prio_tree_node *node = prio_tree_first(root, iter, begin, end);
-
-	return node ? node_vma(node) : NULL;
-}
-
-/**
- * __vma_prio_tree_next - the vma after @vma in a query
- * @vma: the vma the previous call returned
- * @root: the tree
- * @iter: the query's iterator
- * @begin: as given to __vma_prio_tree_first()
- * @end: as given to __vma_prio_tree_first()
- *
- * After a tree node come its head and members, then the next tree node.
- * The tree must not change during the query.
- *
- * Return: the next vma, or NULL when the query is done.
- */
-struct vm_area_struct *__vma_prio_tree_next(struct vm_area_struct *vma,
-					    const struct prio_tree_root *root,
-					    struct prio_tree_iter *iter,
-					    unsigned long begin,
-					    unsigned long end)
-{
-	struct vm_area_struct *next;
-
-	if (vma_is_tree_node(vma)) {
-		if (vma->shared.vm_set.head)
-			return vma->shared.vm_set.head;
-	} else {
-		/* around the ring; the head, back again, closes it */
-		next = vm_set_entry(vma->shared.vm_set.list.next);
-		if (!next->shared.vm_set.head)
-			return next;
-	}
-	/* prio_tree_next(), less its checks and the flavour test: one call */
-	if (!iter->cur)
-		return NULL;
-	VM_BUG_ON(iter->root != root || !root->raw);
-	return __vma_prio_tree_walk(iter, begin, end);
 }
 
 static int vm_set_fail(struct prio_tree_fault *fault, const char *invariant,
