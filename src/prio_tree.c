@@ -613,7 +613,8 @@ prio_tree_walk(struct prio_tree_iter *iter, unsigned long begin,
 	while (cur != sub) {
 		parent = cur->parent;
 		child = parent->right;
-		if (parent->left == cur && child != parent &&
+		/* cur is parent's left child unless it is the right one */
+		if (child != cur && child != parent &&
 		    node_heap(child, raw) >= begin)
 			goto hit;
 		cur = parent;
