@@ -692,9 +692,11 @@ prio_tree_walk_plain(struct prio_tree_iter *iter, unsigned long begin,
 }
 
 /*
- * prio_tree_first() for one node flavour: the root is the query's first
- * node on the path, or, when no radix is beyond @end (4), the root of
- * its one subtree within @end.
+ * prio_tree_first() for one node flavour, up to the walk: the root is the
+ * query's first node on the path, or, when no radix is beyond @end (4),
+ * the root of its one subtree within @end.  Return: the root if it is
+ * the first hit; else NULL, with iter->cur NULL if the query is over, or
+ * the root if the walk goes on below it.
  */
 static __always_inline struct prio_tree_node *
 prio_tree_start(const struct prio_tree_root *root, struct prio_tree_iter *iter,
@@ -715,11 +717,7 @@ prio_tree_start(const struct prio_tree_root *root, struct prio_tree_iter *iter,
 	}
 	iter->subtree = NULL;
 	iter->mask = 1UL << (root->index_bits - 1);
-	if (node_radix(node, raw) <= end)
-		return node;
-	if (raw)
-		return prio_tree_walk_raw(iter, begin, end);
-	return prio_tree_walk_plain(iter, begin, end);
+	return node_radix(node, raw) <= end ? node : NULL;
 }
 
 /**
@@ -768,11 +766,20 @@ struct prio_tree_node *prio_tree_first(const struct prio_tree_root *root,
 				       struct prio_tree_iter *iter,
 				       unsigned long begin, unsigned long end)
 {
+	struct prio_tree_node *node;
+
 	if (IS_ENABLED(CONFIG_PRIO_TREE_DEBUG))
 		BUG_ON(begin > end);
-	if (root->raw)
-		return prio_tree_start(root, iter, begin, end, true);
-	return prio_tree_start(root, iter, begin, end, false);
+	if (root->raw) {
+		node = prio_tree_start(root, iter, begin, end, true);
+		if (node || !iter->cur)
+			return node;
+		return prio_tree_walk_raw(iter, begin, end);
+	}
+	node = prio_tree_start(root, iter, begin, end, false);
+	if (node || !iter->cur)
+		return node;
+	return prio_tree_walk_plain(iter, begin, end);
 }
 
 /**
@@ -803,6 +810,9 @@ struct vm_area_struct *__vma_prio_tree_first(const struct prio_tree_root *root,
 	/* an empty root may still be of the other flavour */
 	VM_BUG_ON(root->prio_tree_node && !root->raw);
 	node = prio_tree_start(root, iter, begin, end, true);
+	/* the walk inline here too: a query of one hit is one call */
+	if (!node && iter->cur)
+		node = prio_tree_walk(iter, begin, end, true);
 	return node ? node_vma(node) : NULL;
 }
 
