@@ -162,8 +162,8 @@ static void prio_tree_debug_verify(const struct prio_tree_root *root)
  * prio_tree_replace() may insist on equal keys.  O(1).
  */
 static __always_inline void __prio_tree_replace(struct prio_tree_root *root,
-				struct prio_tree_node *old,
-				struct prio_tree_node *node)
+						struct prio_tree_node *old,
+						struct prio_tree_node *node)
 {
 	INIT_PRIO_TREE_NODE(node);
 	if (prio_tree_root(old)) {
