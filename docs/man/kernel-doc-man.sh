@@ -7,8 +7,9 @@
 # scripts/kernel-doc (-man) from the kernel-doc comments of the headers and
 # sources: prio_tree(9) from include/linux/prio_tree.h and src/prio_tree.c,
 # vma_prio_tree(9) from include/linux/vma_prio_tree.h and
-# src/vma_prio_tree.c.  Only scripts/kernel-doc is taken out of TARBALL
-# (the Debian linux-source-6.1 one), into WORK_DIR.
+# src/vma_prio_tree.c, and the vma layer's query, which src/prio_tree.c
+# holds beside the walk it inlines.  Only scripts/kernel-doc is taken out
+# of TARBALL (the Debian linux-source-6.1 one), into WORK_DIR.
 set -eu
 
 if [ $# -ne 5 ]; then
@@ -48,6 +49,11 @@ man()
 	mv "$out.tmp" "$out"
 }
 
-man "$out_prio" "$src/include/linux/prio_tree.h" "$src/src/prio_tree.c" \
-	"$src/src/prio_tree_check.c"
+man "$out_prio" -nosymbol __vma_prio_tree_first \
+	-nosymbol __vma_prio_tree_next "$src/include/linux/prio_tree.h" \
+	"$src/src/prio_tree.c" "$src/src/prio_tree_check.c"
 man "$out_vma" "$src/include/linux/vma_prio_tree.h" "$src/src/vma_prio_tree.c"
+man "$out_vma.query" -function __vma_prio_tree_first \
+	-function __vma_prio_tree_next "$src/src/prio_tree.c"
+cat "$out_vma.query" >>"$out_vma"
+rm -f "$out_vma.query"
