@@ -33,6 +33,7 @@ run() {	# timeout label program [args...]
 		report "$name" skip "not built: ${why:-missing from the initramfs}"
 		return
 	fi
+	thp_before=$(thp_counters)
 	$bb timeout -s KILL "$t" "$dir/$prog" "$@" >$out 2>&1 </dev/null
 	rc=$?
 	if [ "$prog" = khugepaged ] && [ $rc != 0 ] && [ $rc != 4 ] &&
@@ -46,6 +47,8 @@ run() {	# timeout label program [args...]
 		# says what failed the first time; a step failing in the rerun
 		# fails the test.
 		echo "PT-SELFTEST-INFO $name: rerun; the first run failed: $(failed_steps | $bb tr '\n' ';')"
+		# which collapse failures the kernel counted in that run
+		echo "PT-SELFTEST-INFO $name: first run's THP counters: $(thp_delta "$thp_before" "$(thp_counters)")"
 		$bb timeout -s KILL "$t" "$dir/$prog" "$@" >$out 2>&1 </dev/null
 		rc=$?
 	fi
@@ -76,6 +79,22 @@ failed_steps() {
 		/Fail|Timeout|FAIL|^not ok/ {
 			print (test != "" ? test " / " : "") $0
 		}'
+}
+
+# The THP allocation and collapse counters of /proc/vmstat, one line.
+thp_counters() {
+	$bb grep -E '^(thp_collapse_alloc|thp_collapse_alloc_failed|compact_fail|compact_success|thp_split_page) ' \
+		/proc/vmstat | $bb tr '\n' ' '
+}
+
+# "name=after-before" for each counter of two thp_counters lines.
+thp_delta() {
+	echo "$1 $2" | $bb awk '{
+		for (i = 1; i < NF; i += 2) {
+			if ($i in seen) printf "%s=%d ", $i, $(i + 1) - seen[$i]
+			else seen[$i] = $(i + 1)
+		}
+	}'
 }
 
 cd /tmp || exit 1

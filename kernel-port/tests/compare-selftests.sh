@@ -124,6 +124,15 @@ if [ -n "$busybox" ]; then
 		fail $LINENO "expected failed_steps to print \"$want\", got: $steps"
 	[ "$(echo "$steps" | wc -l)" = 3 ] ||
 		fail $LINENO "expected 3 failed steps, got: $steps"
+	# the counters' deltas printed after a failed khugepaged run
+	sed -n '/^thp_delta()/,/^}/p' "$here/initramfs/selftests.sh" \
+		>"$tmp/delta.sh"
+	delta=$("$busybox" sh -c '. "$1"; bb=$2; thp_delta "$3" "$4"' sh \
+		"$tmp/delta.sh" "$busybox" \
+		"thp_collapse_alloc 7 thp_collapse_alloc_failed 2 " \
+		"thp_collapse_alloc 9 thp_collapse_alloc_failed 5 ")
+	[ "$delta" = "thp_collapse_alloc=2 thp_collapse_alloc_failed=3 " ] ||
+		fail $LINENO "expected thp_delta to print the two deltas, got \"$delta\""
 fi
 
 [ "$fails" = 0 ] || exit 1
