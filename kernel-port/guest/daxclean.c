@@ -299,19 +299,15 @@ int main(int argc, char **argv)
 	while ((opt = getopt(argc, argv, "r:s:")) != -1) {
 		switch (opt) {
 		case 'r':
-			if (!guest_number(optarg, 1, LONG_MAX, &number)) {
-				fprintf(stderr, "daxclean: -r %s: expected a decimal number from 1\n",
-					optarg);
+			if (!guest_option("daxclean", opt, optarg, 1, LONG_MAX,
+					  &number))
 				usage();
-			}
 			rounds = (long)number;
 			break;
 		case 's':
-			if (!guest_number(optarg, 0, UINT64_MAX, &seed)) {
-				fprintf(stderr, "daxclean: -s %s: expected a decimal number\n",
-					optarg);
+			if (!guest_option("daxclean", opt, optarg, 0, UINT64_MAX,
+					  &seed))
 				usage();
-			}
 			break;
 		default:
 			usage();
@@ -385,7 +381,7 @@ int main(int argc, char **argv)
 		}
 
 		/* 3: flush page t: dax_writeback_one() cleans every pte */
-		if (msync((void *)((uintptr_t)page_in(sync_vma, t)),
+		if (msync(sync_vma->addr + (t - sync_vma->pgoff) * page_size,
 			  page_size, MS_SYNC))
 			fail("round %ld: msync of page %lu: %s", round, t,
 			     strerror(errno));

@@ -50,28 +50,31 @@ static inline int pagemap_entry(int pagemap_fd, const void *addr,
 /* ----------------------------------------------------- command lines */
 
 /*
- * @arg as a decimal number in [@min, @max]: digits only (no sign, no base
- * prefix, no blanks), as /init writes the guest programs' options.
- * Returns false, leaving *@value alone, for anything else.
+ * The value of option -@opt of program @prog: @arg as a decimal number in
+ * [@min, @max], digits only (no sign, no base prefix, no blanks), as
+ * /init writes them.  Anything else is named on stderr, with the range,
+ * and returns false, leaving *@value alone; the caller prints its usage.
  */
-static inline bool guest_number(const char *arg, uint64_t min, uint64_t max,
-				uint64_t *value)
+static inline bool guest_option(const char *prog, int opt, const char *arg,
+				uint64_t min, uint64_t max, uint64_t *value)
 {
 	uint64_t v = 0, digit;
 	const char *p;
 
-	if (!*arg)
-		return false;
 	for (p = arg; *p; p++) {
 		if (*p < '0' || *p > '9')
-			return false;
+			break;
 		digit = (uint64_t)(*p - '0');
 		if (v > (UINT64_MAX - digit) / 10)
-			return false;
+			break;
 		v = v * 10 + digit;
 	}
-	if (v < min || v > max)
+	if (p == arg || *p || v < min || v > max) {
+		fprintf(stderr, "%s: -%c %s: expected a decimal number from %llu to %llu\n",
+			prog, opt, arg, (unsigned long long)min,
+			(unsigned long long)max);
 		return false;
+	}
 	*value = v;
 	return true;
 }

@@ -1986,11 +1986,9 @@ int main(int argc, char **argv)
 	while ((opt = getopt(argc, argv, "s:")) != -1) {
 		switch (opt) {
 		case 's':
-			if (!guest_number(optarg, 0, UINT64_MAX, &seed)) {
-				fprintf(stderr, "iusers: -s %s: expected a decimal number\n",
-					optarg);
+			if (!guest_option("iusers", opt, optarg, 0, UINT64_MAX,
+					  &seed))
 				usage();
-			}
 			break;
 		default:
 			usage();

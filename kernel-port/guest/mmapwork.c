@@ -1807,11 +1807,9 @@ int main(int argc, char **argv)
 	while ((opt = getopt(argc, argv, "s:q")) != -1) {
 		switch (opt) {
 		case 's':
-			if (!guest_number(optarg, 0, UINT64_MAX, &seed)) {
-				fprintf(stderr, "mmapwork: -s %s: expected a decimal number\n",
-					optarg);
+			if (!guest_option("mmapwork", opt, optarg, 0, UINT64_MAX,
+					  &seed))
 				usage();
-			}
 			break;
 		case 'q':
 			quiet = true;

@@ -215,24 +215,24 @@ int main(int argc, char **argv)
 
 		switch (opt) {
 		case 't':
-			good = guest_number(optarg, 1, 3600, &v);
+			good = guest_option("mremaprace", opt, optarg,
+					    1, 3600, &v);
 			secs = (double)v;
 			break;
 		case 'n':
-			good = guest_number(optarg, 1, 4096, &v);
+			good = guest_option("mremaprace", opt, optarg,
+					    1, 4096, &v);
 			mappings = (long)v;
 			break;
 		case 'p':
-			good = guest_number(optarg, 2 * TARGETS, 65536, &v);
+			good = guest_option("mremaprace", opt, optarg,
+					    2 * TARGETS, 65536, &v);
 			npages = (long)v;
 			break;
 		default:
 			good = false;
 		}
 		if (!good) {
-			if (optarg && opt != '?')
-				fprintf(stderr, "mremaprace: -%c %s: expected a decimal number in range\n",
-					opt, optarg);
 			fprintf(stderr, "usage: mremaprace [-t 1..3600] [-n 1..4096] [-p %d..65536] TMPDIR\n",
 				2 * TARGETS);
 			return 2;

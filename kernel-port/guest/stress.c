@@ -927,24 +927,24 @@ int main(int argc, char **argv)
 
 		switch (opt) {
 		case 't':
-			good = guest_number(optarg, 1, 3600, &v);
+			good = guest_option("stress", opt, optarg,
+					    1, 3600, &v);
 			secs = (double)v;
 			break;
 		case 'w':
-			good = guest_number(optarg, 1, MAXW, &v);
+			good = guest_option("stress", opt, optarg,
+					    1, MAXW, &v);
 			nworkers = (int)v;
 			break;
 		case 's':
-			good = guest_number(optarg, 0, UINT_MAX, &v);
+			good = guest_option("stress", opt, optarg,
+					    0, UINT_MAX, &v);
 			seed = (unsigned int)v;
 			break;
 		default:
 			good = false;
 		}
 		if (!good) {
-			if (optarg && opt != '?')
-				fprintf(stderr, "stress: -%c %s: expected a decimal number in range\n",
-					opt, optarg);
 			fprintf(stderr, "usage: stress [-t 1..3600] [-w 1..%d] [-s SEED] "
 				"TMPDIR DISKDIR [WALKER...]\n", MAXW);
 			return 2;

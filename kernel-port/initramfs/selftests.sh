@@ -33,7 +33,7 @@ run() {	# timeout label program [args...]
 		report "$name" skip "not built: ${why:-missing from the initramfs}"
 		return
 	fi
-	thp_before=$(thp_counters)
+	[ "$prog" = khugepaged ] && thp_before=$(thp_counters)
 	$bb timeout -s KILL "$t" "$dir/$prog" "$@" >$out 2>&1 </dev/null
 	rc=$?
 	if [ "$prog" = khugepaged ] && [ $rc != 0 ] && [ $rc != 4 ] &&
