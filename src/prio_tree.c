@@ -650,19 +650,17 @@ path_child:
 		mask >>= 1;
 		/*
 		 * A path node's heap needs no test while its radix is beyond
-		 * @end: heap >= radix > end >= @begin.  At depth index_bits
-		 * radix == @end, so that node is a hit, and the root of the
-		 * last subtree within @end.
+		 * @end: heap >= radix > end >= @begin.  Nor does the depth:
+		 * at depth index_bits (mask 0) the radix is @end itself (2),
+		 * so only a node that passes this test can be that deep.
 		 */
-		if (!mask) {
-			iter->subtree = cur;
-			iter->mask = 0;
-			goto hit;
-		}
 		if (node_radix(cur, raw) <= end) {
 			/* by (1), a path node the heaps refuse ends the query */
 			if (node_heap(cur, raw) < begin)
 				goto done;
+			/* the last path node roots the last subtree within @end */
+			if (!mask)
+				iter->subtree = cur;
 			iter->mask = mask;
 			goto hit;
 		}
