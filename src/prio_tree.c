@@ -737,7 +737,9 @@ struct prio_tree_node *prio_tree_next(const struct prio_tree_root *root,
 {
 	if (!iter->cur)
 		return NULL;
-	VM_BUG_ON(iter->root != root);
+	/* misuse of the API, not a broken tree: per hit, so debug only */
+	if (IS_ENABLED(CONFIG_PRIO_TREE_DEBUG))
+		BUG_ON(iter->root != root);
 	if (root->raw)
 		return prio_tree_walk_raw(iter, begin, end);
 	return prio_tree_walk_plain(iter, begin, end);
@@ -841,7 +843,8 @@ struct vm_area_struct *__vma_prio_tree_next(struct vm_area_struct *vma,
 	/* prio_tree_next() without its flavour test, and inline: one call */
 	if (!iter->cur)
 		return NULL;
-	VM_BUG_ON(iter->root != root || !root->raw);
+	if (IS_ENABLED(CONFIG_PRIO_TREE_DEBUG))
+		BUG_ON(iter->root != root || !root->raw);
 	node = prio_tree_walk(iter, begin, end, true);
 	return node ? node_vma(node) : NULL;
 }

@@ -164,6 +164,34 @@ static void test_start_after_last(void **state)
 	expect_abort("querying [4, 2]", query_reversed, query_needles);
 }
 
+/*
+ * An iterator continued on a root it was not started on.  The check runs
+ * once per hit, so only this build makes it; what it catches is a caller
+ * mixing up two trees, which would otherwise walk one with the other's
+ * state.
+ */
+static void next_other_root(void)
+{
+	struct prio_tree_root second = PRIO_TREE_ROOT;
+	struct prio_tree_iter iter;
+
+	build_tree();
+	assert_non_null(prio_tree_first(&root, &iter, 2, 2));
+	prio_tree_next(&second, &iter, 2, 2);
+}
+
+static void test_next_on_other_root(void **state)
+{
+	static const char *const needles[] = {
+		"BUG_ON(iter->root != root)", "prio_tree.c:",
+		"prio_tree_next", NULL,
+	};
+
+	(void)state;
+	expect_abort("prio_tree_next() on another root", next_other_root,
+		     needles);
+}
+
 static struct vm_area_struct vma, other;
 
 static void vma_insert_empty(void)
@@ -228,6 +256,34 @@ static void test_vma_remove_in_no_tree(void **state)
 }
 
 /* The same mistakes through <priotree.h>: error codes, no abort. */
+static void vma_next_other_root(void)
+{
+	struct prio_tree_root first = RAW_PRIO_TREE_ROOT_INIT;
+	struct prio_tree_root second = RAW_PRIO_TREE_ROOT_INIT;
+	struct prio_tree_iter iter;
+	struct vm_area_struct *hit;
+
+	vma_set(&vma, 7, 9);
+	vma_set(&other, 7, 8);
+	__vma_prio_tree_insert(&first, &vma);
+	__vma_prio_tree_insert(&second, &other);
+	hit = __vma_prio_tree_first(&first, &iter, 7, 7);
+	assert_ptr_equal(hit, &vma);
+	__vma_prio_tree_next(hit, &second, &iter, 7, 7);
+}
+
+static void test_vma_next_on_other_root(void **state)
+{
+	static const char *const needles[] = {
+		"BUG_ON(iter->root != root || !root->raw)", "prio_tree.c:",
+		"__vma_prio_tree_next", NULL,
+	};
+
+	(void)state;
+	expect_abort("__vma_prio_tree_next() on another root",
+		     vma_next_other_root, needles);
+}
+
 static void test_priotree_returns_errors(void **state)
 {
 	struct priotree *pt = priotree_new();
@@ -258,8 +314,10 @@ int main(void)
 		cmocka_unit_test(test_insert_node_in_tree),
 		cmocka_unit_test(test_remove_node_in_no_tree),
 		cmocka_unit_test(test_start_after_last),
+		cmocka_unit_test(test_next_on_other_root),
 		cmocka_unit_test(test_vma_end_not_after_start),
 		cmocka_unit_test(test_vma_remove_in_no_tree),
+		cmocka_unit_test(test_vma_next_on_other_root),
 		cmocka_unit_test(test_priotree_returns_errors),
 	};
 
