@@ -70,7 +70,6 @@ static __always_inline unsigned long maxindex(unsigned int bits)
 	return index_bits_to_maxindex[bits - 1];
 }
 
-
 /*
  * The branch a key takes below one level of its path.  Radix levels test
  * radix bits from index_bits - 1 down to 0, then the size levels test size
@@ -124,7 +123,6 @@ static inline void set_child(struct prio_tree_node *parent, bool right,
 		parent->left = child;
 	child->parent = parent;
 }
-
 
 /*
  * Debug-only: is @node linked into @root?  Keys are unique (6), so a node
@@ -396,6 +394,33 @@ struct prio_tree_node *prio_tree_insert(struct prio_tree_root *root,
 	if (root->raw)
 		return __prio_tree_insert(root, node, true);
 	return __prio_tree_insert(root, node, false);
+}
+
+/**
+ * __vma_prio_tree_insert - add @vma to the i_mmap tree @root
+ * @root: the tree; an empty root of either kind is made a raw (vma) root
+ * @vma: a vma in no tree, with its final vm_start, vm_end and vm_pgoff
+ *
+ * O(log n) for a new range; a vma whose range is already present joins
+ * that range's vm_set instead, O(log n) to find it.
+ */
+void __vma_prio_tree_insert(struct prio_tree_root *root,
+			    struct vm_area_struct *vma)
+{
+	struct prio_tree_node *node;
+
+	vma_debug_range(vma);
+	if (prio_tree_empty(root))
+		root->raw = 1;
+	VM_BUG_ON(!root->raw);
+
+	/* prio_tree_insert() without its flavour test, and inline */
+	node = __prio_tree_insert(root, vma_node(vma), true);
+	if (node == vma_node(vma)) {
+		vma->shared.vm_set.head = NULL;
+		return;
+	}
+	__vma_prio_tree_add(vma, node_vma(node));
 }
 
 /**

@@ -81,6 +81,22 @@ static inline struct vm_area_struct *vm_set_entry(struct list_head *entry)
 }
 
 /*
+ * Debug builds: a vma must map at least one page to be keyed at all.  A
+ * macro, so that the report names the API function that was misused.
+ */
+#define vma_debug_range(vma)						\
+do {									\
+	const struct vm_area_struct *__vma = (vma);			\
+									\
+	if (IS_ENABLED(CONFIG_PRIO_TREE_DEBUG) &&			\
+	    __vma->vm_end <= __vma->vm_start) {				\
+		pr_err("prio_tree: vma [%#lx, %#lx) is empty or reversed\n", \
+		       __vma->vm_start, __vma->vm_end);			\
+		BUG();							\
+	}								\
+} while (0)
+
+/*
  * The role test reads the parent pointer through shared.both, whichever
  * view wrote it: prio_tree_*() through shared.prio_tree_node, the vm_set
  * code through shared.vm_set.  That holds only while the parent is the

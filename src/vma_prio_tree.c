@@ -3,10 +3,11 @@
  * The vma layer over the prio tree: vm_set lists of vmas that map the
  * same file pages, as posted for address_space->i_mmap in March 2004.
  * The roles (tree node, list head, list member) and the rules that tell
- * them apart are described in <linux/vma_prio_tree.h>.  Its query,
- * __vma_prio_tree_first() and __vma_prio_tree_next(), is in prio_tree.c,
- * so that the walk inlines into a hit's one call; the views of a vma
- * that both files use are in prio_tree_internal.h.
+ * them apart are described in <linux/vma_prio_tree.h>.  Its insert and
+ * its query (__vma_prio_tree_insert(), __vma_prio_tree_first() and
+ * __vma_prio_tree_next()) are in prio_tree.c, so that the tree's walks
+ * inline into them and each costs one call; the views of a vma that both
+ * files use are in prio_tree_internal.h.
  */
 
 #include <linux/kernel.h>
@@ -19,17 +20,6 @@
 #include <linux/vma_prio_tree.h>
 
 #include "prio_tree_internal.h"
-
-static void vma_debug_range(const struct vm_area_struct *vma)
-{
-	if (!IS_ENABLED(CONFIG_PRIO_TREE_DEBUG))
-		return;
-	if (vma->vm_end <= vma->vm_start) {
-		pr_err("prio_tree: vma [%#lx, %#lx) is empty or reversed\n",
-		       vma->vm_start, vma->vm_end);
-		BUG();
-	}
-}
 
 /**
  * __vma_prio_tree_add - put @vma on the vm_set of @old
@@ -61,32 +51,6 @@ void __vma_prio_tree_add(struct vm_area_struct *vma, struct vm_area_struct *old)
 		old->shared.vm_set.head = vma;
 		vma->shared.vm_set.head = old;
 	}
-}
-
-/**
- * __vma_prio_tree_insert - add @vma to the i_mmap tree @root
- * @root: the tree; an empty root of either kind is made a raw (vma) root
- * @vma: a vma in no tree, with its final vm_start, vm_end and vm_pgoff
- *
- * O(log n) for a new range; a vma whose range is already present joins
- * that range's vm_set instead, O(log n) to find it.
- */
-void __vma_prio_tree_insert(struct prio_tree_root *root,
-			    struct vm_area_struct *vma)
-{
-	struct prio_tree_node *node;
-
-	vma_debug_range(vma);
-	if (prio_tree_empty(root))
-		root->raw = 1;
-	VM_BUG_ON(!root->raw);
-
-	node = prio_tree_insert(root, vma_node(vma));
-	if (node == vma_node(vma)) {
-		vma->shared.vm_set.head = NULL;
-		return;
-	}
-	__vma_prio_tree_add(vma, node_vma(node));
 }
 
 /**

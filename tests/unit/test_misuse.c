@@ -224,17 +224,22 @@ static void vma_add_empty(void)
 
 static void test_vma_end_not_after_start(void **state)
 {
-	static const char *const needles[] = {
-		"is empty or reversed", "BUG", "vma_prio_tree.c:", NULL,
+	static const char *const insert_needles[] = {
+		"is empty or reversed", "BUG", "prio_tree.c:",
+		"__vma_prio_tree_insert", NULL,
+	};
+	static const char *const add_needles[] = {
+		"is empty or reversed", "BUG", "vma_prio_tree.c:",
+		"__vma_prio_tree_add", NULL,
 	};
 
 	(void)state;
 	expect_abort("inserting a vma with vm_end == vm_start",
-		     vma_insert_empty, needles);
+		     vma_insert_empty, insert_needles);
 	expect_abort("inserting a vma with vm_end < vm_start",
-		     vma_insert_reversed, needles);
+		     vma_insert_reversed, insert_needles);
 	expect_abort("adding a vma with vm_end <= vm_start", vma_add_empty,
-		     needles);
+		     add_needles);
 }
 
 static void vma_remove_stray(void)
