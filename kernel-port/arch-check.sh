@@ -39,8 +39,8 @@
 # "make prepare", and then W=1 compiles of the files as .s targets: they
 # need no kernel image, and W=1's kernel-doc pass runs only for .o
 # files.  Any warning or error fails the arch, with the compiler output.
-# A user's .s must also call vma_interval_tree_iter_step(), so a walk
-# that the config had compiled out cannot pass as checked.
+# A user's .s must also call __vma_prio_tree_first(), so a walk that
+# the config had compiled out cannot pass as checked.
 #
 # Prints "PT-ARCH <arch> ok <files>" or "PT-ARCH <arch> FAIL" per arch;
 # exits non-zero if any failed.  PRIOTREE_JOBS (default 2) is make's -j.
@@ -219,12 +219,12 @@ check_one() {
 		[ -s "$objdir/$f" ] || die "$name: the W=1 build did not compile $f"
 	done
 	for f in $users; do
-		grep -q 'vma_interval_tree_iter_step' "$objdir/$f" ||
-			die "$name: $f has no i_mmap prio tree walk (vma_interval_tree_iter_step): compiled out by the config?"
+		grep -q '__vma_prio_tree_first' "$objdir/$f" ||
+			die "$name: $f has no i_mmap prio tree walk (__vma_prio_tree_first): compiled out by the config?"
 	done
 	case $name in
 	nommu)
-		! grep -q 'vma_interval_tree_iter_step' "$objdir/mm/nommu.s" ||
+		! grep -q '__vma_prio_tree_first' "$objdir/mm/nommu.s" ||
 			die "nommu: mm/nommu.s walks a prio tree without MMU"
 		grep -q 'vma_interval_tree_insert' "$objdir/mm/nommu.s" ||
 			die "nommu: mm/nommu.s does not use the i_mmap API"
