@@ -3,11 +3,18 @@
  * The peer: Linux's augmented rbtree interval tree, which replaced the
  * prio tree for i_mmap in 3.7, built from the installed kernel source's
  * tools/ tree (interval_tree_generic.h, lib/rbtree.c), never copied here.
- * One node per mapping, as vma_interval_tree does.  Two subjects:
+ * One node per mapping, as vma_interval_tree does.  Three subjects:
  *   itree      INTERVAL_TREE_DEFINE static in this translation unit, so
  *              the compiler inlines insert, remove and the iterator here;
- *   itree-ool  the same tree, called out of line in itree_ool.c.
+ *              the node stores its [start, last];
+ *   itree-ool  the same tree, called out of line in itree_ool.c;
+ *   itree-vma  inlined too, but over the vma the prio-vma subject uses,
+ *              keyed as 6.1's mm/interval_tree.c keys i_mmap: start is
+ *              vm_pgoff, last is derived from vm_pgoff, vm_start and
+ *              vm_end, and only the subtree bound is stored.  This is the
+ *              job the prio tree did for i_mmap, node for node.
  */
+#include <stddef.h>
 #include <stdlib.h>
 
 #include <linux/compiler.h>
@@ -211,6 +218,122 @@ static void ool_query(void *p, unsigned long first, unsigned long last,
 		*sum += bench_mix(node - ix->nodes);
 	}
 }
+
+/*
+ * itree-vma.  The vma is the compat one prio-vma links (compat/linux/mm.h),
+ * field for field, with 6.1's i_mmap linkage in place of the prio tree's:
+ * both are 72 bytes with vm_pgoff at the same offset, so the two subjects
+ * touch the same cache lines per node.  The check below keeps them so.
+ */
+#define IT_VMA_PAGE_SHIFT	12
+
+struct it_vma {
+	unsigned long vm_start;
+	unsigned long vm_end;
+	unsigned long vm_flags;
+	struct {
+		struct rb_node rb;
+		unsigned long rb_subtree_last;
+	} shared;
+	unsigned long vm_pgoff;
+	void *vm_private_data;
+};
+
+_Static_assert(sizeof(struct it_vma) == 9 * sizeof(long) &&
+	       offsetof(struct it_vma, vm_pgoff) == 7 * sizeof(long),
+	       "itree-vma must keep the layout of the compat vm_area_struct");
+
+static inline unsigned long it_vma_start_pgoff(const struct it_vma *v)
+{
+	return v->vm_pgoff;
+}
+
+/* as 6.1's vma_last_pgoff(): three loads, like the prio tree's heap */
+static inline unsigned long it_vma_last_pgoff(const struct it_vma *v)
+{
+	return v->vm_pgoff +
+	       ((v->vm_end - v->vm_start) >> IT_VMA_PAGE_SHIFT) - 1;
+}
+
+INTERVAL_TREE_DEFINE(struct it_vma, shared.rb, unsigned long,
+		     shared.rb_subtree_last, it_vma_start_pgoff,
+		     it_vma_last_pgoff, static, itvma)
+
+struct itv_ix {
+	struct rb_root_cached root;
+	struct it_vma *vmas;
+};
+
+static void *itv_create(unsigned long n)
+{
+	struct itv_ix *ix = calloc(1, sizeof(*ix));
+
+	if (!ix)
+		return NULL;
+	ix->root = RB_ROOT_CACHED;
+	ix->vmas = calloc(n, sizeof(*ix->vmas));
+	if (!ix->vmas) {
+		free(ix);
+		return NULL;
+	}
+	return ix;
+}
+
+/* the same vma fields as prio_adapter.c's prio_insert() */
+static void itv_insert(void *p, unsigned long id, unsigned long start,
+		       unsigned long last)
+{
+	struct itv_ix *ix = p;
+	struct it_vma *vma = &ix->vmas[id];
+
+	vma->vm_pgoff = start;
+	vma->vm_start = 0;
+	vma->vm_end = (last - start + 1) << IT_VMA_PAGE_SHIFT;
+	itvma_insert(vma, &ix->root);
+}
+
+static void itv_remove(void *p, unsigned long id)
+{
+	struct itv_ix *ix = p;
+
+	itvma_remove(&ix->vmas[id], &ix->root);
+}
+
+static void itv_query(void *p, unsigned long first, unsigned long last,
+		      unsigned long *hits, unsigned long *sum)
+{
+	struct itv_ix *ix = p;
+	struct it_vma *vma;
+
+	for (vma = itvma_iter_first(&ix->root, first, last); vma;
+	     vma = itvma_iter_next(vma, first, last)) {
+		(*hits)++;
+		*sum += bench_mix(vma - ix->vmas);
+	}
+}
+
+static void itv_destroy(void *p)
+{
+	struct itv_ix *ix = p;
+
+	free(ix->vmas);
+	free(ix);
+}
+
+/*
+ * No visits: the tree has itree's shape node for node (the same keys
+ * inserted in the same order, compared by start alone), so its visits
+ * are itree's.
+ */
+const struct bench_ops itree_vma_ops = {
+	.name = "itree-vma",
+	.what = "the same, inlined, over vmas keyed as mm/interval_tree.c",
+	.create = itv_create,
+	.insert = itv_insert,
+	.remove = itv_remove,
+	.query = itv_query,
+	.destroy = itv_destroy,
+};
 
 const struct bench_ops itree_ool_ops = {
 	.name = "itree-ool",

@@ -63,7 +63,7 @@
 
 static const struct bench_ops *const subjects[] = {
 	&prio_vma_ops, &priotree_ops, &priotree_build_ops, &itree_ops,
-	&itree_ool_ops,
+	&itree_ool_ops, &itree_vma_ops,
 	&bsdrb_ops, &iitree_ops, &list_ops,
 };
 #define NR_SUBJECTS	(sizeof(subjects) / sizeof(subjects[0]))

@@ -18,7 +18,8 @@
 # run.sh BUILDDIR: the quick look, every workload once, 5 runs.
 #
 # Environment: WORKLOADS, RUNS (5), CAP (10 s), SCALE (1000 ... 10000000),
-# CG_SCALE (1000 ... 1000000), JOBS (4 processes at a time).
+# CG_SCALE (1000 ... 1000000), JOBS (processes at a time: one per core,
+# so that no measured thread shares its core).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 src=$(cd "$here/../.." && pwd)
@@ -40,7 +41,7 @@ RUNS=${RUNS:-5}
 CAP=${CAP:-10}
 SCALE=${SCALE:-"1000 10000 100000 1000000 10000000"}
 CG_SCALE=${CG_SCALE:-"1000 10000 100000 1000000"}
-JOBS=${JOBS:-4}
+JOBS=${JOBS:-$(nproc)}
 
 # (the meson run_target has built it already, and holds the build dir)
 [ -n "${PTBENCH_BUILT:-}" ] || ninja -C "$build" bench/tree/ptbench >/dev/null
