@@ -33,7 +33,10 @@ run() {	# timeout label program [args...]
 		report "$name" skip "not built: ${why:-missing from the initramfs}"
 		return
 	fi
-	[ "$prog" = khugepaged ] && thp_before=$(thp_counters)
+	if [ "$prog" = khugepaged ]; then
+		settle_memory
+		thp_before=$(thp_counters)
+	fi
 	$bb timeout -s KILL "$t" "$dir/$prog" "$@" >$out 2>&1 </dev/null
 	rc=$?
 	if [ "$prog" = khugepaged ] && [ $rc != 0 ] && [ $rc != 4 ] &&
@@ -48,7 +51,8 @@ run() {	# timeout label program [args...]
 		# fails the test.
 		echo "PT-SELFTEST-INFO $name: rerun; the first run failed: $(failed_steps | $bb tr '\n' ';')"
 		# which collapse failures the kernel counted in that run
-		echo "PT-SELFTEST-INFO $name: first run's THP counters: $(thp_delta "$thp_before" "$(thp_counters)")"
+		echo "PT-SELFTEST-INFO $name: first run's THP counters: $(thp_delta "$thp_before" "$(thp_counters)")$(free_memory)"
+		settle_memory
 		$bb timeout -s KILL "$t" "$dir/$prog" "$@" >$out 2>&1 </dev/null
 		rc=$?
 	fi
@@ -85,6 +89,22 @@ failed_steps() {
 thp_counters() {
 	$bb grep -E '^(thp_collapse_alloc|thp_collapse_alloc_failed|compact_fail|compact_success|thp_split_page) ' \
 		/proc/vmstat | $bb tr '\n' ' '
+}
+
+# Every khugepaged run starts from the same memory: page cache dropped
+# and free memory compacted, so its huge page allocations do not depend
+# on what the tests before it left fragmented.
+settle_memory() {
+	$bb sync
+	echo 3 >/proc/sys/vm/drop_caches
+	echo 1 >/proc/sys/vm/compact_memory
+}
+
+# MemFree and the free huge-page-sized blocks (order 9 and 10 of
+# /proc/buddyinfo, summed over zones), for the rerun note.
+free_memory() {
+	echo " $($bb grep '^MemFree:' /proc/meminfo | $bb tr -s ' ')" \
+		"free order>=9 blocks: $($bb awk '{ n += $(5 + 9) + $(5 + 10) } END { print n + 0 }' /proc/buddyinfo)"
 }
 
 # "name=after-before" for each counter of two thp_counters lines.
