@@ -52,6 +52,8 @@
 #include <valgrind/callgrind.h>
 #endif
 
+#include <linux/mmdebug.h>
+
 #include "bench.h"
 
 #define MAX_RUNS	201
@@ -356,6 +358,24 @@ static int run_one(struct subject *s, const struct workload *w, int r,
 	return 0;
 }
 
+/*
+ * What the measured library checks, from the flags ptbench and the
+ * library were compiled with (the same: bench/tree/meson.build), for
+ * run.sh's record of a run.
+ */
+static void print_build_info(void)
+{
+#ifdef CONFIG_PRIO_TREE_DEBUG
+	const char *tree_debug = "on";
+#else
+	const char *tree_debug = "off";
+#endif
+
+	printf("VM_BUG_ON %s (CONFIG_DEBUG_VM=%d), CONFIG_PRIO_TREE_DEBUG %s\n",
+	       CONFIG_DEBUG_VM ? "compiled in" : "compiled out",
+	       CONFIG_DEBUG_VM, tree_debug);
+}
+
 static void usage(void)
 {
 	fprintf(stderr,
@@ -363,6 +383,7 @@ static void usage(void)
 		"               [--n N (scale)] [--runs N] [--only NAME,...]\n"
 		"               [--cap SECONDS] [--csv FILE] [--callgrind]\n"
 		"               [--fault NAME (test: NAME reports one hit too many)]\n"
+		"       ptbench --build-info\n"
 		"subjects:");
 	for (unsigned int k = 0; k < NR_SUBJECTS; k++)
 		fprintf(stderr, " %s", subjects[k]->name);
@@ -419,7 +440,10 @@ int main(int argc, char **argv)
 			callgrind = 1;
 		else if (!strcmp(argv[a], "--fault") && a + 1 < argc)
 			fault = argv[++a];
-		else
+		else if (!strcmp(argv[a], "--build-info")) {
+			print_build_info();
+			return 0;
+		} else
 			usage();
 	}
 #ifndef HAVE_CALLGRIND

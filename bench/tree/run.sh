@@ -57,6 +57,7 @@ log=$out/run.log
 	echo "host: $(uname -srm), $(nproc) cores, $(lscpu | sed -n 's/^Model name: *//p' | head -1)"
 	echo "compiler: $(cc --version | head -1), meson buildtype $(meson introspect --buildoptions "$build" | python3 -c 'import json,sys; print([o["value"] for o in json.load(sys.stdin) if o["name"]=="buildtype"][0])')"
 	echo "library: $(git -C "$src" log -1 --format='%h %s' -- src include 2>/dev/null)"
+	echo "library build: $("$ptbench" --build-info)"
 	echo "load average at start: $(cut -d' ' -f1-3 /proc/loadavg)"
 	echo "runs: $RUNS per point (medians of thread CPU time), cap per run: $CAP s, $JOBS jobs at a time"
 } > "$out/machine.txt"
