@@ -11,7 +11,12 @@
  * order-independent hash of the hit ids as the first; if not, ptbench
  * says so and exits 1.
  *
- * Times are the thread's CPU time (CLOCK_THREAD_CPUTIME_ID).
+ * Times are the thread's CPU time (CLOCK_THREAD_CPUTIME_ID).  The two
+ * vCPUs of the machines this runs on need not be alike: on one of them
+ * the same code has taken 1.7 times as long as on the other, and the
+ * ratios between subjects moved with it.  So --cpu N pins the process to
+ * CPU N, each run checks that it is still there, and the CSV says which
+ * CPU a row was measured on ("any" when unpinned).
  *
  * With --callgrind (run it under valgrind --tool=callgrind
  * --instr-atstart=no), it does one run, searches at most CG_QUERIES
@@ -41,8 +46,10 @@
  *   scale     --n intervals of 1-32 in [0, 16n), 100,000 point queries
  *             (about one hit per query)
  */
+#define _GNU_SOURCE		/* sched_setaffinity(), sched_getcpu() */
 #include <errno.h>
 #include <math.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -246,6 +253,7 @@ struct subject {
 
 static int callgrind;
 static const char *fault;	/* --fault NAME: that subject miscounts */
+static int pinned_cpu = -1;	/* --cpu N, or -1 */
 
 static void phase_begin(void)
 {
@@ -381,7 +389,7 @@ static void usage(void)
 	fprintf(stderr,
 		"usage: ptbench [--workload itest|small|rmap|mmap3|random|manyhits|scale]\n"
 		"               [--n N (scale)] [--runs N] [--only NAME,...]\n"
-		"               [--cap SECONDS] [--csv FILE] [--callgrind]\n"
+		"               [--cap SECONDS] [--csv FILE] [--callgrind] [--cpu N]\n"
 		"               [--fault NAME (test: NAME reports one hit too many)]\n"
 		"       ptbench --build-info\n"
 		"subjects:");
@@ -407,6 +415,55 @@ static int selected(const char *only, const char *name)
 	return 0;
 }
 
+/* --cpu's argument: a CPU number, all of it, or a clear error */
+static int parse_cpu(const char *arg)
+{
+	char *end;
+	long cpu;
+
+	errno = 0;
+	cpu = strtol(arg, &end, 10);
+	if (errno || end == arg || *end || cpu < 0 || cpu >= CPU_SETSIZE) {
+		fprintf(stderr,
+			"ptbench: --cpu %s: expected a CPU number from 0 to %d\n",
+			arg, CPU_SETSIZE - 1);
+		exit(2);
+	}
+	return (int)cpu;
+}
+
+/* Run on @cpu only, from here on; a CPU this process may not use fails. */
+static void pin_to_cpu(int cpu)
+{
+	cpu_set_t set;
+
+	CPU_ZERO(&set);
+	CPU_SET(cpu, &set);
+	if (sched_setaffinity(0, sizeof(set), &set)) {
+		fprintf(stderr, "ptbench: --cpu %d: cannot run there: %s\n",
+			cpu, strerror(errno));
+		exit(2);
+	}
+}
+
+/*
+ * After each run: a pinned process must still be on its CPU (the
+ * affinity could have been changed from outside, by taskset -p).
+ */
+static int check_cpu(void)
+{
+	int cpu;
+
+	if (pinned_cpu < 0)
+		return 0;
+	cpu = sched_getcpu();
+	if (cpu == pinned_cpu)
+		return 0;
+	fprintf(stderr, "ptbench: pinned to CPU %d, but a run ended on %d\n",
+		pinned_cpu, cpu);
+	return -1;
+}
+
 static double per_op(double secs, unsigned long ops)
 {
 	return ops ? secs * 1e9 / ops : 0;
@@ -421,6 +478,7 @@ int main(int argc, char **argv)
 	double cap = 0, t, ns[NR_PHASES], m;
 	struct workload w;
 	int runs = 5, a, r, p, failed = 0;
+	char cpu_name[16] = "any";
 	FILE *out = NULL;
 
 	for (a = 1; a < argc; a++) {
@@ -438,6 +496,8 @@ int main(int argc, char **argv)
 			csv = argv[++a];
 		else if (!strcmp(argv[a], "--callgrind"))
 			callgrind = 1;
+		else if (!strcmp(argv[a], "--cpu") && a + 1 < argc)
+			pinned_cpu = parse_cpu(argv[++a]);
 		else if (!strcmp(argv[a], "--fault") && a + 1 < argc)
 			fault = argv[++a];
 		else if (!strcmp(argv[a], "--build-info")) {
@@ -452,6 +512,8 @@ int main(int argc, char **argv)
 		return 2;
 	}
 #endif
+	if (pinned_cpu >= 0)
+		pin_to_cpu(pinned_cpu);
 	if (callgrind)
 		runs = 1;
 	if (runs < 1 || runs > MAX_RUNS)
@@ -493,7 +555,7 @@ int main(int argc, char **argv)
 			if (s->capped)
 				continue;
 			t = now();
-			if (run_one(s, &w, s->runs, !s->runs))
+			if (run_one(s, &w, s->runs, !s->runs) || check_cpu())
 				return 1;
 			s->runs++;
 			if (cap && now() - t > cap && s->runs < runs) {
@@ -520,9 +582,12 @@ int main(int argc, char **argv)
 
 	ops[0] = ops[2] = w.nr * (callgrind ? 1 : w.repeat);
 	ops[1] = w.repeat * w.nr_queries;
-	printf("workload %s: %lu intervals, %lu queries (%lu x %lu), %lu hits (%.1f per query)%s\n",
+	if (pinned_cpu >= 0)
+		snprintf(cpu_name, sizeof(cpu_name), "%d", pinned_cpu);
+	printf("workload %s: %lu intervals, %lu queries (%lu x %lu), %lu hits (%.1f per query)%s, cpu %s\n",
 	       w.name, w.nr, ops[1], w.repeat, w.nr_queries, ref->hits,
-	       (double)ref->hits / ops[1], callgrind ? ", callgrind" : "");
+	       (double)ref->hits / ops[1], callgrind ? ", callgrind" : "",
+	       cpu_name);
 	printf("%-10s %4s %10s %10s %10s %10s %10s %12s  %s\n", "subject",
 	       "runs", "insert ns", "query ns", "remove ns", "visits/q",
 	       "hits/q", "log2(n)+m", "what");
@@ -545,12 +610,12 @@ int main(int argc, char **argv)
 		       s->visits < 0 ? NAN : s->visits,
 		       s->visits < 0 ? NAN : s->vhits, m, s->ops->what);
 		if (out && !callgrind)
-			fprintf(out, "%s,%lu,%lu,%s,%d,%.2f,%.2f,%.2f,%.3f,%.3f,%.3f,%.3f\n",
+			fprintf(out, "%s,%lu,%lu,%s,%d,%.2f,%.2f,%.2f,%.3f,%.3f,%.3f,%.3f,%s\n",
 				w.name, w.nr, ops[1], s->ops->name, s->runs,
 				ns[0], ns[1], ns[2],
 				(double)ref->hits / ops[1],
 				s->visits < 0 ? NAN : s->visits,
-				s->visits < 0 ? NAN : s->vhits, m);
+				s->visits < 0 ? NAN : s->vhits, m, cpu_name);
 	}
 	if (out)
 		fclose(out);

@@ -3,13 +3,18 @@
 """report.py OUTDIR [DOC]: tables and plots from run.sh's ns.csv and ir.csv.
 
 Writes OUTDIR/tables.md, OUTDIR/scale-ns.png and OUTDIR/scale-ir.png
-(gnuplot, log-log, one line per subject).  With DOC (docs/benchmarks.md),
+(gnuplot, log-log, one line per subject).  ns.csv holds one row per
+subject and round (a ptbench process, medians of its runs): a time is the
+median over the rounds, and a time ratio is taken within each round, the
+two subjects measured in the same process, then given as the median over
+the rounds and their range.  With DOC (docs/benchmarks.md),
 replaces the text between its bench-tree:begin and bench-tree:end markers
 with the machine, the command and the tables.
 """
 import csv
 import math
 import os
+import statistics
 import subprocess
 import sys
 
@@ -40,10 +45,12 @@ def num(s):
 
 
 def load(out):
+    """ns: (workload, n, subject) -> {round: row}; ir: as before."""
     ns, ir = {}, {}
     with open(os.path.join(out, 'ns.csv')) as f:
         for r in csv.DictReader(f):
-            ns[(r['workload'], int(r['n']), r['subject'])] = r
+            key = (r['workload'], int(r['n']), r['subject'])
+            ns.setdefault(key, {})[r.get('round') or '1'] = r
     path = os.path.join(out, 'ir.csv')
     if os.path.exists(path):
         with open(path) as f:
@@ -51,6 +58,26 @@ def load(out):
                 ir[(r['workload'], int(r['n']), r['subject'],
                     r['phase'])] = int(r['ir']) / int(r['ops'])
     return ns, ir
+
+
+def first(rounds):
+    """Any round's row, for what every round has alike (hits, visits)."""
+    return rounds[min(rounds)]
+
+
+def med_ns(rounds, phase):
+    """A subject's time for @phase: the median over its rounds."""
+    vals = [v for v in (num(r[phase + '_ns']) for r in rounds.values())
+            if v is not None]
+    return statistics.median(vals) if vals else None
+
+
+def runs_cell(rounds):
+    """Runs per round x rounds, e.g. '5 x 3' (or '5, 5, 1' if unequal)."""
+    runs = [rounds[k]['runs'] for k in sorted(rounds)]
+    if len(set(runs)) == 1:
+        return runs[0] if len(runs) == 1 else f'{runs[0]} x {len(runs)}'
+    return ', '.join(runs)
 
 
 def fmt(v, digits=1):
@@ -67,9 +94,35 @@ def ratio(a, b):
     return f'{a / b:.2f}'
 
 
+def ns_ratio(rounds, peer_rounds, phase):
+    """@phase's time over the peer's, within each round both ran in, as
+    'median (lowest-highest)' over those rounds."""
+    vals = []
+    for k in sorted(set(rounds) & set(peer_rounds)):
+        a = num(rounds[k][phase + '_ns'])
+        b = num(peer_rounds[k][phase + '_ns'])
+        if a is not None and b:
+            vals.append(a / b)
+    if not vals:
+        return '-'
+    if len(vals) == 1:
+        return f'{vals[0]:.2f}'
+    return f'{statistics.median(vals):.2f} ({min(vals):.2f}-{max(vals):.2f})'
+
+
 def workload_n(ns, w):
     ks = [k for k in ns if k[0] == w]
     return ks[0][1] if ks else None
+
+
+def points(ns):
+    """(label, workload, n) of every workload measured, then the scaling
+    series by n."""
+    pts = [(w, w, workload_n(ns, w)) for w, _ in WORKLOADS
+           if workload_n(ns, w) is not None]
+    pts += [(f'scale {n:,}', 'scale', n)
+            for n in sorted({k[1] for k in ns if k[0] == 'scale'})]
+    return pts
 
 
 def ratio_table(ns, ir, peer, subjects, title, shape_of=None):
@@ -80,24 +133,22 @@ def ratio_table(ns, ir, peer, subjects, title, shape_of=None):
              '| workload | subject | insert Ir | query Ir | remove Ir '
              '| insert ns | query ns | remove ns | visits |',
              '|---|---|---|---|---|---|---|---|---|']
-    for w, _ in WORKLOADS:
-        n = workload_n(ns, w)
-        if n is None or (w, n, peer) not in ns:
+    for label, w, n in points(ns):
+        if (w, n, peer) not in ns:
             continue
         p = ns[(w, n, peer)]
-        pv = num(p['visits_per_query'])
+        pv = num(first(p)['visits_per_query'])
         if pv is None and shape_of and (w, n, shape_of) in ns:
-            pv = num(ns[(w, n, shape_of)]['visits_per_query'])
+            pv = num(first(ns[(w, n, shape_of)])['visits_per_query'])
         for s in subjects:
             r = ns.get((w, n, s))
             if not r or s == peer:
                 continue
-            cells = [w, s]
+            cells = [label, s]
             cells += [ratio(ir.get((w, n, s, ph)), ir.get((w, n, peer, ph)))
                       for ph in PHASES]
-            cells += [ratio(num(r[ph + '_ns']), num(p[ph + '_ns']))
-                      for ph in PHASES]
-            cells.append(ratio(num(r['visits_per_query']), pv))
+            cells += [ns_ratio(r, p, ph) for ph in PHASES]
+            cells.append(ratio(num(first(r)['visits_per_query']), pv))
             lines.append('| ' + ' | '.join(cells) + ' |')
     lines.append('')
     return lines
@@ -107,18 +158,20 @@ def tables(ns, ir):
     lines = []
     lines.append('#### Per workload: ns/op (median) and instructions/op '
                  '(callgrind)\n')
-    lines.append('visits/q: nodes read per query, hits included '
+    lines.append('runs: runs per round x rounds; ns: the median over the '
+                 'rounds of each round\'s median.  '
+                 'visits/q: nodes read per query, hits included '
                  '(untimed replay of each walk; prio-api and the vma '
                  'subject walk the same tree).  m: hits per query.\n')
     for w, title in WORKLOADS:
         n = workload_n(ns, w)
         if n is None:
             continue
-        first = next(r for k, r in ns.items() if k[0] == w)
-        lines.append(f'**{title}**: n = {n:,}, {int(first["queries"]):,} '
-                     f'queries, m = {float(first["hits_per_query"]):.1f}, '
+        row = first(next(r for k, r in ns.items() if k[0] == w))
+        lines.append(f'**{title}**: n = {n:,}, {int(row["queries"]):,} '
+                     f'queries, m = {float(row["hits_per_query"]):.1f}, '
                      f'log2(n) + m = '
-                     f'{math.log2(n) + float(first["hits_per_query"]):.1f}\n')
+                     f'{math.log2(n) + float(row["hits_per_query"]):.1f}\n')
         lines.append('| subject | runs | insert ns | query ns | remove ns '
                      '| insert Ir | query Ir | remove Ir | visits/q |')
         lines.append('|---|---|---|---|---|---|---|---|---|')
@@ -126,16 +179,18 @@ def tables(ns, ir):
             r = ns.get((w, n, s))
             if not r:
                 continue
-            cells = [s, r['runs']]
-            cells += [fmt(num(r[p + '_ns'])) for p in PHASES]
+            cells = [s, runs_cell(r)]
+            cells += [fmt(med_ns(r, p)) for p in PHASES]
             cells += [fmt(ir.get((w, n, s, p)), 0) for p in PHASES]
-            cells.append(fmt(num(r['visits_per_query'])))
+            cells.append(fmt(num(first(r)['visits_per_query'])))
             lines.append('| ' + ' | '.join(str(c) for c in cells) + ' |')
         lines.append('')
 
     lines += ratio_table(ns, ir, PEER, SUBJECTS,
                          'Ratios against the inlined interval tree '
-                         '(same run; below 1: cheaper than itree)')
+                         '(same run; below 1: cheaper than itree; ns: '
+                         'median over the rounds of the ratio within '
+                         'each round, with the lowest and highest)')
     lines += ratio_table(ns, ir, VMA_PEER, ['prio-vma'],
                          'prio-vma against the interval tree over the same '
                          'vmas, keyed as mm/interval_tree.c keys i_mmap '
@@ -154,11 +209,11 @@ def tables(ns, ir):
             r = ns.get(('scale', n, s))
             if not r:
                 continue
-            cells = [f'{n:,}', s, r['runs']]
-            cells += [fmt(num(r[p + '_ns'])) for p in PHASES]
+            cells = [f'{n:,}', s, runs_cell(r)]
+            cells += [fmt(med_ns(r, p)) for p in PHASES]
             cells += [fmt(ir.get(('scale', n, s, p)), 0) for p in PHASES]
-            cells.append(fmt(num(r['visits_per_query'])))
-            cells.append(fmt(num(r['log2n_plus_m'])))
+            cells.append(fmt(num(first(r)['visits_per_query'])))
+            cells.append(fmt(num(first(r)['log2n_plus_m'])))
             lines.append('| ' + ' | '.join(cells) + ' |')
     lines.append('')
     return '\n'.join(lines)
@@ -176,7 +231,7 @@ def plot(out, ns, ir, kind):
                 for s in SUBJECTS:
                     if kind == 'ns':
                         r = ns.get(('scale', n, s))
-                        v = num(r[p + '_ns']) if r else None
+                        v = med_ns(r, p) if r else None
                     else:
                         v = ir.get(('scale', n, s, p))
                     row.append('NaN' if v is None else f'{v:.3f}')

@@ -6,20 +6,29 @@
 #      each one ptbench process (all subjects interleaved and rotated,
 #      medians of RUNS runs of thread CPU time; a subject whose run takes
 #      longer than CAP seconds stops after that run, which only happens
-#      at 10^7)                                            -> OUTDIR/ns.csv
+#      at 10^7), ROUNDS times over the run       -> OUTDIR/ns.csv
 #   2. instructions: the same workloads and n up to 10^6, one ptbench
 #      --callgrind process each under callgrind           -> OUTDIR/ir.csv
-#   Steps 1 and 2 run as JOBS processes at a time.
+#   Steps 1 and 2 run in one lane per CPU: a lane runs its jobs one after
+#   another, pinned to its CPU, so no two measured threads share a core.
 #   3. report.py: the tables and the log-log plots          -> OUTDIR/*.md,
 #      OUTDIR/*.png; and, when OUTDIR is the source tree's
 #      bench/tree/results, the generated block of docs/benchmarks.md
 # Any ptbench failing (subjects disagreeing on hits) fails run.sh.
 #
+# Why rounds: the vCPUs of these machines change speed with the host's
+# load, for minutes at a time, and the ratios between subjects change with
+# it (the same itest process has measured prio-vma's query at 0.84 and at
+# 1.17 times itree's, minutes apart).  Round r of a job runs on the lane
+# after round r - 1's, after every other job's round r - 1, so its rounds
+# sample different CPUs and moments; report.py gives the median over the
+# rounds and their range.
+#
 # run.sh BUILDDIR: the quick look, every workload once, 5 runs.
 #
-# Environment: WORKLOADS, RUNS (5), CAP (10 s), SCALE (1000 ... 10000000),
-# CG_SCALE (1000 ... 1000000), JOBS (processes at a time: one per core,
-# so that no measured thread shares its core).
+# Environment: WORKLOADS, RUNS (5), ROUNDS (3), CAP (10 s), SCALE (1000
+# ... 10000000), CG_SCALE (1000 ... 1000000), JOBS (lanes: one per CPU
+# this process may run on, at most).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 src=$(cd "$here/../.." && pwd)
@@ -38,10 +47,18 @@ out=${2:?usage: run.sh --all OUTDIR [BUILDDIR]}
 build=${3:-$src/build}
 ptbench=$build/bench/tree/ptbench
 RUNS=${RUNS:-5}
+ROUNDS=${ROUNDS:-3}
 CAP=${CAP:-10}
 SCALE=${SCALE:-"1000 10000 100000 1000000 10000000"}
 CG_SCALE=${CG_SCALE:-"1000 10000 100000 1000000"}
-JOBS=${JOBS:-$(nproc)}
+# the CPUs this process may use, one lane each (JOBS: fewer lanes)
+read -r -a cpus <<< "$(python3 -c 'import os; print(*sorted(os.sched_getaffinity(0)))')"
+JOBS=${JOBS:-${#cpus[@]}}
+if ! [[ "$JOBS" =~ ^[0-9]+$ ]] || [ "$JOBS" -lt 1 ] || [ "$JOBS" -gt "${#cpus[@]}" ]; then
+	echo "run.sh: JOBS=$JOBS: expected 1 to ${#cpus[@]} (the CPUs here)" >&2
+	exit 2
+fi
+cpus=("${cpus[@]:0:$JOBS}")
 
 # (the meson run_target has built it already, and holds the build dir)
 [ -n "${PTBENCH_BUILT:-}" ] || ninja -C "$build" bench/tree/ptbench >/dev/null
@@ -59,25 +76,26 @@ log=$out/run.log
 	echo "library: $(git -C "$src" log -1 --format='%h %s' -- src include 2>/dev/null)"
 	echo "library build: $("$ptbench" --build-info)"
 	echo "load average at start: $(cut -d' ' -f1-3 /proc/loadavg)"
-	echo "runs: $RUNS per point (medians of thread CPU time), cap per run: $CAP s, $JOBS jobs at a time"
+	echo "runs: $RUNS per point (medians of thread CPU time) in each of $ROUNDS rounds, cap per run: $CAP s"
+	echo "lanes: $JOBS, pinned to CPUs ${cpus[*]}, one job at a time each"
 } > "$out/machine.txt"
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-# One job: wall time (ns) or callgrind (cg) of one workload or scale point.
-# A job killed by a signal (an n = 10^7 point given up on) is left out of
-# the report with a warning; a job that fails (subjects disagreeing on the
-# hits) fails run.sh.
-job() {	# KIND TAG PTBENCH-ARGS...
-	local kind=$1 tag=$2 rc=0
-	shift 2
+# One job: wall time (ns) or callgrind (cg) of one workload or scale point,
+# on CPU CPU.  A job killed by a signal (an n = 10^7 point given up on) is
+# left out of the report with a warning; a job that fails (subjects
+# disagreeing on the hits) fails run.sh.
+job() {	# KIND TAG CPU PTBENCH-ARGS...
+	local kind=$1 tag=$2 cpu=$3 rc=0
+	shift 3
 	if [ "$kind" = ns ]; then
-		nice "$ptbench" "$@" --runs "$RUNS" --cap "$CAP" \
+		nice "$ptbench" "$@" --runs "$RUNS" --cap "$CAP" --cpu "$cpu" \
 			--csv "$tmp/ns-$tag.csv" > "$tmp/ns-$tag.log" 2>&1 || rc=$?
 	else
 		mkdir -p "$tmp/cg-$tag"
-		nice valgrind --tool=callgrind --instr-atstart=no \
+		nice taskset -c "$cpu" valgrind --tool=callgrind --instr-atstart=no \
 			--callgrind-out-file="$tmp/cg-$tag/cg.out" \
 			"$ptbench" --callgrind "$@" > "$tmp/cg-$tag.log" 2>&1 || rc=$?
 	fi
@@ -91,37 +109,65 @@ job() {	# KIND TAG PTBENCH-ARGS...
 	fi
 }
 
-# the biggest first, so they are not the last ones running
-list=()
+# The timed jobs of one round, the biggest first; the callgrind jobs once.
+ns_jobs=()
 for n in $SCALE; do
-	list=("ns scale$n --workload scale --n $n" "${list[@]}")
-done
-for n in $CG_SCALE; do
-	list=("cg scale$n --workload scale --n $n" "${list[@]}")
+	ns_jobs=("scale$n --workload scale --n $n" "${ns_jobs[@]}")
 done
 for w in $workloads; do
-	list+=("cg $w --workload $w")
-	list+=("ns $w --workload $w")
+	ns_jobs+=("$w --workload $w")
 done
-for j in "${list[@]}"; do
-	# shellcheck disable=SC2086
-	job $j &
-	while [ "$(jobs -rp | wc -l)" -ge "$JOBS" ]; do
-		sleep 1
+cg_jobs=()
+for n in $CG_SCALE; do
+	cg_jobs=("scale$n --workload scale --n $n" "${cg_jobs[@]}")
+done
+for w in $workloads; do
+	cg_jobs+=("$w --workload $w")
+done
+
+# Lane l's job list: round 1, the callgrind jobs, then rounds 2 ...;
+# round r's job j goes to lane (j + r) mod JOBS.
+for ((l = 0; l < JOBS; l++)); do
+	: > "$tmp/lane$l"
+done
+# queue KIND SUFFIX OFFSET SPEC...: job j of the SPECs ("TAG ARGS...")
+# goes to lane (j + OFFSET) mod JOBS, tagged TAG + SUFFIX
+queue() {
+	local kind=$1 suffix=$2 offset=$3 j=0 spec tag args
+	shift 3
+	for spec in "$@"; do
+		read -r tag args <<< "$spec"
+		echo "$kind $tag$suffix $args" >> "$tmp/lane$(((j + offset) % JOBS))"
+		j=$((j + 1))
 	done
+}
+for ((r = 1; r <= ROUNDS; r++)); do
+	queue ns "-r$r" "$r" "${ns_jobs[@]}"
+	if [ "$r" = 1 ]; then
+		queue cg "" 0 "${cg_jobs[@]}"
+	fi
+done
+for ((l = 0; l < JOBS; l++)); do
+	(
+		while read -r kind tag args; do
+			# shellcheck disable=SC2086
+			job "$kind" "$tag" "${cpus[$l]}" $args < /dev/null
+		done < "$tmp/lane$l"
+	) &
 done
 wait
 [ ! -e "$tmp/failed" ] || exit 1
 
-echo "workload,n,queries,subject,runs,insert_ns,query_ns,remove_ns,hits_per_query,visits_per_query,vhits_per_query,log2n_plus_m" > "$out/ns.csv"
+echo "workload,n,queries,subject,runs,insert_ns,query_ns,remove_ns,hits_per_query,visits_per_query,vhits_per_query,log2n_plus_m,cpu,round" > "$out/ns.csv"
 echo "workload,n,subject,phase,ops,ir" > "$out/ir.csv"
-for w in $workloads; do
-	[ -e "$tmp/ns-$w.csv" ] && cat "$tmp/ns-$w.csv" >> "$out/ns.csv"
-	cat "$tmp/ns-$w.log" >> "$log"
-done
-for n in $SCALE; do
-	[ -e "$tmp/ns-scale$n.csv" ] && cat "$tmp/ns-scale$n.csv" >> "$out/ns.csv"
-	cat "$tmp/ns-scale$n.log" >> "$log"
+# shellcheck disable=SC2086
+for tag in $workloads $(printf 'scale%s ' $SCALE); do
+	for ((r = 1; r <= ROUNDS; r++)); do
+		[ -e "$tmp/ns-$tag-r$r.csv" ] &&
+			sed "s/\$/,$r/" "$tmp/ns-$tag-r$r.csv" >> "$out/ns.csv"
+		echo "== $tag, round $r" >> "$log"
+		cat "$tmp/ns-$tag-r$r.log" >> "$log"
+	done
 done
 for d in "$tmp"/cg-*/; do
 	[ -d "$d" ] || continue
