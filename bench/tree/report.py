@@ -236,7 +236,8 @@ def plot(out, ns, ir, kind):
                         v = ir.get(('scale', n, s, p))
                     row.append('NaN' if v is None else f'{v:.3f}')
             f.write(' '.join(row) + '\n')
-    ylabel = 'ns/op (median)' if kind == 'ns' else 'instructions/op'
+    ylabel = ('ns/op (median over rounds)' if kind == 'ns'
+              else 'instructions/op')
     gp = [
         'set terminal pngcairo size 1500,460 font ",10"',
         f'set output "{os.path.join(out, f"scale-{kind}.png")}"',
