@@ -415,21 +415,42 @@ static int selected(const char *only, const char *name)
 	return 0;
 }
 
-/* --cpu's argument: a CPU number, all of it, or a clear error */
-static int parse_cpu(const char *arg)
+/*
+ * A numeric option's argument: all of it a number in [@min, @max], or
+ * exit 2 naming the option and what it expects.
+ */
+static unsigned long parse_number(const char *opt, const char *arg,
+				  unsigned long min, unsigned long max)
 {
+	unsigned long v;
 	char *end;
-	long cpu;
 
 	errno = 0;
-	cpu = strtol(arg, &end, 10);
-	if (errno || end == arg || *end || cpu < 0 || cpu >= CPU_SETSIZE) {
+	v = strtoul(arg, &end, 10);
+	if (errno || end == arg || *end || arg[0] == '-' || v < min ||
+	    v > max) {
 		fprintf(stderr,
-			"ptbench: --cpu %s: expected a CPU number from 0 to %d\n",
-			arg, CPU_SETSIZE - 1);
+			"ptbench: %s %s: expected a whole number from %lu to %lu\n",
+			opt, arg, min, max);
 		exit(2);
 	}
-	return (int)cpu;
+	return v;
+}
+
+static double parse_seconds(const char *arg)
+{
+	char *end;
+	double v;
+
+	errno = 0;
+	v = strtod(arg, &end);
+	if (errno || end == arg || *end || !(v >= 0) || v > 86400) {
+		fprintf(stderr,
+			"ptbench: --cap %s: expected seconds from 0 to 86400\n",
+			arg);
+		exit(2);
+	}
+	return v;
 }
 
 /* Run on @cpu only, from here on; a CPU this process may not use fails. */
@@ -485,19 +506,20 @@ int main(int argc, char **argv)
 		if (!strcmp(argv[a], "--workload") && a + 1 < argc)
 			workload = argv[++a];
 		else if (!strcmp(argv[a], "--n") && a + 1 < argc)
-			n = strtoul(argv[++a], NULL, 0);
+			n = parse_number("--n", argv[++a], 1, 1000000000);
 		else if (!strcmp(argv[a], "--runs") && a + 1 < argc)
-			runs = atoi(argv[++a]);
+			runs = parse_number("--runs", argv[++a], 1, MAX_RUNS);
 		else if (!strcmp(argv[a], "--only") && a + 1 < argc)
 			only = argv[++a];
 		else if (!strcmp(argv[a], "--cap") && a + 1 < argc)
-			cap = atof(argv[++a]);
+			cap = parse_seconds(argv[++a]);
 		else if (!strcmp(argv[a], "--csv") && a + 1 < argc)
 			csv = argv[++a];
 		else if (!strcmp(argv[a], "--callgrind"))
 			callgrind = 1;
 		else if (!strcmp(argv[a], "--cpu") && a + 1 < argc)
-			pinned_cpu = parse_cpu(argv[++a]);
+			pinned_cpu = parse_number("--cpu", argv[++a], 0,
+						  CPU_SETSIZE - 1);
 		else if (!strcmp(argv[a], "--fault") && a + 1 < argc)
 			fault = argv[++a];
 		else if (!strcmp(argv[a], "--build-info")) {
