@@ -538,8 +538,6 @@ int main(int argc, char **argv)
 		pin_to_cpu(pinned_cpu);
 	if (callgrind)
 		runs = 1;
-	if (runs < 1 || runs > MAX_RUNS)
-		usage();
 	if (gen_workload(&w, workload, n))
 		usage();
 	if (callgrind) {

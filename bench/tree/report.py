@@ -221,6 +221,8 @@ def tables(ns, ir):
 
 def plot(out, ns, ir, kind):
     ns_n = sorted({k[1] for k in ns if k[0] == 'scale'})
+    if not ns_n:
+        return  # no scaling series run (SCALE blank): nothing to plot
     data = os.path.join(out, f'scale-{kind}.dat')
     with open(data, 'w') as f:
         f.write('# n ' + ' '.join(f'{s}:{p}' for p in PHASES

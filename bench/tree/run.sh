@@ -109,21 +109,23 @@ job() {	# KIND TAG CPU PTBENCH-ARGS...
 	fi
 }
 
-# The timed jobs of one round, the biggest first; the callgrind jobs once.
-ns_jobs=()
-for n in $SCALE; do
-	ns_jobs=("scale$n --workload scale --n $n" "${ns_jobs[@]}")
-done
-for w in $workloads; do
-	ns_jobs+=("$w --workload $w")
-done
-cg_jobs=()
-for n in $CG_SCALE; do
-	cg_jobs=("scale$n --workload scale --n $n" "${cg_jobs[@]}")
-done
-for w in $workloads; do
-	cg_jobs+=("$w --workload $w")
-done
+# specs SCALES...: a job spec ("TAG ARGS...") per line, the scale points
+# biggest first, so that they are not the last ones running, then the
+# workloads
+specs() {
+	printf '%s\n' "$@" | sort -rn |
+		while read -r n; do
+			[ -z "$n" ] || echo "scale$n --workload scale --n $n"
+		done
+	for w in $workloads; do
+		echo "$w --workload $w"
+	done
+}
+# The timed jobs of one round; the callgrind jobs, run once.
+# shellcheck disable=SC2086
+mapfile -t ns_jobs < <(specs $SCALE)
+# shellcheck disable=SC2086
+mapfile -t cg_jobs < <(specs $CG_SCALE)
 
 # Lane l's job list: round 1, the callgrind jobs, then rounds 2 ...;
 # round r's job j goes to lane (j + r) mod JOBS.
@@ -160,8 +162,8 @@ wait
 
 echo "workload,n,queries,subject,runs,insert_ns,query_ns,remove_ns,hits_per_query,visits_per_query,vhits_per_query,log2n_plus_m,cpu,round" > "$out/ns.csv"
 echo "workload,n,subject,phase,ops,ir" > "$out/ir.csv"
-# shellcheck disable=SC2086
-for tag in $workloads $(printf 'scale%s ' $SCALE); do
+for spec in "${ns_jobs[@]}"; do
+	tag=${spec%% *}
 	for ((r = 1; r <= ROUNDS; r++)); do
 		[ -e "$tmp/ns-$tag-r$r.csv" ] &&
 			sed "s/\$/,$r/" "$tmp/ns-$tag-r$r.csv" >> "$out/ns.csv"
