@@ -6,8 +6,8 @@
 #
 #   kernel-port/check-identity.sh TREE [OBJDIR]
 #
-# 1. Every twin (the rule at the top of port.sh: include/linux/{prio_tree,
-#    vma_prio_tree}.h and src/ minus its meson files) is byte-identical in
+# 1. Every twin (the rule at the top of port.sh: the headers under
+#    include/linux/ and src/ minus its meson files) is byte-identical in
 #    TREE (cmp), printed with its sha256.
 # 2. Userspace side: the compiler's own dependency list (cc -M) of each
 #    ported C file, classified.  Every header is a ported twin, a compat/

@@ -12,8 +12,9 @@
 #   1  mm: give vm_area_struct the prio tree linkage
 #        kernel-port/patches/0001 + include/linux/prio_tree.h
 #   2  lib: add lib/priotree, the radix priority search tree
-#        kernel-port/patches/0002 + include/linux/vma_prio_tree.h and
-#        every other twin (port.sh --twins): the library is generated
+#        kernel-port/patches/0002 + include/linux/vma_prio_tree.h,
+#        include/linux/prio_tree_walk.h and every other twin
+#        (port.sh --twins): the library is generated
 #        from src/ and include/linux/, never kept as a copy
 #   3  mm: reach address_space->i_mmap only through struct i_mmap_root
 #        kernel-port/patches/0003
@@ -150,7 +151,7 @@ patch_message "$p1" | commit "patch 1"
 p2=$(ls "$here"/patches/0002-*.patch)
 patch -d "$tree" -p1 -s -f --no-backup-if-mismatch <"$p2" ||
 	die "$p2 does not apply after patch 1"
-copy_twins '^(src/|include/linux/vma_prio_tree\.h$)'
+copy_twins '^(src/|include/linux/)'
 # a MAINTAINERS entry, in its alphabetical place
 awk -v m="$signoff" 'done == 0 && /^PROC FILESYSTEM$/ {
 	print "PRIO TREE (RADIX PRIORITY SEARCH TREE)"
@@ -158,6 +159,7 @@ awk -v m="$signoff" 'done == 0 && /^PROC FILESYSTEM$/ {
 	print "L:\tlinux-mm@kvack.org"
 	print "S:\tMaintained"
 	print "F:\tinclude/linux/prio_tree.h"
+	print "F:\tinclude/linux/prio_tree_walk.h"
 	print "F:\tinclude/linux/vma_prio_tree.h"
 	print "F:\tlib/priotree/"
 	print ""

@@ -9,8 +9,10 @@
 # The twin rule.  These files go into the kernel byte for byte, and
 # nothing else from this repository does:
 #
-#   include/linux/prio_tree.h       -> include/linux/prio_tree.h
-#   include/linux/vma_prio_tree.h   -> include/linux/vma_prio_tree.h
+#   include/linux/NAME.h            -> include/linux/NAME.h, for every
+#                                      header under include/linux/ (the
+#                                      API: prio_tree.h, vma_prio_tree.h
+#                                      and the inline walk prio_tree_walk.h)
 #   src/PATH                        -> lib/priotree/PATH, for every file
 #                                      under src/ but the userspace
 #                                      build's own: meson.build files and
@@ -47,8 +49,11 @@ die() {
 
 # The twin rule (above), as "REPO-PATH TREE-PATH" lines, sorted.
 twins() {
-	echo "include/linux/prio_tree.h include/linux/prio_tree.h"
-	echo "include/linux/vma_prio_tree.h include/linux/vma_prio_tree.h"
+	(cd "$repo" && find include/linux -type f -name '*.h' |
+		LC_ALL=C sort) |
+		while read -r from; do
+			echo "$from $from"
+		done
 	(cd "$repo" && find src -type f ! -name meson.build \
 		! -name libpriotree.map ! -name '.*' ! -name '*~' | LC_ALL=C sort) |
 		while read -r from; do

@@ -274,16 +274,16 @@ insert_level(struct prio_tree_root *root, struct prio_tree_node **cur,
 	unsigned long r, h;
 
 	/* a raw radix is one load, a raw heap four: heap >= radix (4) */
-	if (raw && *heap < node_radix(displaced, raw))
+	if (raw && *heap < __prio_tree_radix(displaced, raw))
 		return NULL;
-	h = node_heap(displaced, raw);
+	h = __prio_tree_heap(displaced, raw);
 	/*
 	 * !ranks_before(radix, heap, r, h), the heaps compared once.  Most
 	 * levels keep their node: the carried heap is below it.
 	 */
 	if (likely(*heap < h))
 		return NULL;
-	r = node_radix(displaced, raw);
+	r = __prio_tree_radix(displaced, raw);
 	if (*heap == h) {
 		if (*radix > r)
 			return NULL;
@@ -420,7 +420,7 @@ void __vma_prio_tree_insert(struct prio_tree_root *root,
 		vma->shared.vm_set.head = NULL;
 		return;
 	}
-	__vma_prio_tree_add(vma, node_vma(node));
+	__vma_prio_tree_add(vma, __prio_tree_node_vma(node));
 }
 
 /**
@@ -566,181 +566,23 @@ void prio_tree_remove(struct prio_tree_root *root, struct prio_tree_node *node)
 }
 
 /*
- * Stabbing queries.  Every subtree the walk enters lies in one of two
- * kinds of place, told apart by the query's @end alone:
- *
- *  - On @end's path: the nodes whose path, read as radix bits (2), is a
- *    prefix of @end's bits.  Below such a node with children branching
- *    on bit m, the right subtree holds radices of at least its path
- *    value with bit m set, so it is beyond @end unless @end has bit m;
- *    the left subtree holds radices below that bound, so when @end has
- *    bit m, none of them is beyond @end.  The path goes right where @end
- *    has a 1 and left where it has a 0, and that is all it has to know
- *    about radices: no path value is kept, and a node on the path only
- *    has its own radix compared with @end, to tell whether it is a hit.
- *  - Within @end: the left child of a path node whose bit of @end is
- *    set, and everything below it; the node at depth index_bits on the
- *    path, whose radix is @end itself (2) and whose size subtree has that
- *    radix too (3); and the whole tree when @end is at least the largest
- *    heap_index the tree may hold (4).  No radix there is beyond @end, so
- *    a node overlaps exactly when its heap reaches @begin, and by (1) a
- *    child whose heap does not closes its whole subtree: the walk there
- *    is a pre-order walk of a heap, pruned by heap alone, in which every
- *    node it enters is a hit.  No depth, mask or radix is needed in it,
- *    in the radix levels or the size levels.
- *
- * Pre-order puts a path node first, then its left subtree, then its
- * right one:
- *
- *           P            @end has P's bit m set: the subtree within @end
- *          / \           (W, every node of which the heaps let in is a
- *         W   Q          hit) comes first, then the path goes on at Q.
- *        / \             Nothing is ever pending above the path node the
- *      ..   ..           walk stands on or left: that node's other child
- *                        was either pruned by @end's bit or already done.
- *
- * So the state of a query is the current node, the root of the subtree
- * within @end it is in (iter->subtree, NULL on the path), and the bit the
- * path's next children branch on (iter->mask): in the subtree, the bit of
- * the path node above it, or 0 where the path goes no further.  Within a
- * subtree the walk climbs back by parent links to the next right child
- * the heaps let in; every node it climbs through was a hit, so the climbs
- * cost O(m) in all.  A left turn can only be refused by heap, the path is
- * at most index_bits nodes long, and the query stops as soon as the path
- * cannot go on: O(log n + m) node visits, with no climb back to the root.
+ * Stabbing queries: the walk, its invariants and its cost are described
+ * with it in <linux/prio_tree_walk.h>, which callers may also inline.
  */
-
-/*
- * The walk proper, for one node flavour, from iter->cur (already reported
- * or refused) to the next node that overlaps [@begin, @end], or NULL.
- * Only what changes is written back: cur always, subtree and mask where
- * the walk moves between the path and a subtree within @end.
- */
-static __always_inline struct prio_tree_node *
-prio_tree_walk(struct prio_tree_iter *iter, unsigned long begin,
-	       unsigned long end, bool raw)
-{
-	struct prio_tree_node *cur = iter->cur, *sub = iter->subtree;
-	struct prio_tree_node *child, *parent;
-	unsigned long mask;
-
-	if (!sub)
-		goto path;
-
-	/* within @end: cur's first child that the heaps let in is next ... */
-	child = cur->left;
-	if (child != cur && node_heap(child, raw) >= begin)
-		goto hit;
-	child = cur->right;
-	if (child != cur && node_heap(child, raw) >= begin)
-		goto hit;
-	/* ... else the right child of the nearest ancestor left from left */
-	while (cur != sub) {
-		parent = cur->parent;
-		child = parent->right;
-		/* cur is parent's left child unless it is the right one */
-		if (child != cur && child != parent &&
-		    node_heap(child, raw) >= begin)
-			goto hit;
-		cur = parent;
-	}
-	/* the subtree is done: back to the path, if it goes on */
-	mask = iter->mask;
-	if (!mask)
-		goto done;
-	iter->subtree = NULL;
-	cur = sub->parent;
-	child = cur->right;
-	goto path_child;
-
-path:
-	mask = iter->mask;
-	for (;;) {
-		/* cur is on the path, and its children branch on @mask */
-		if (end & mask) {
-			child = cur->left;
-			if (child != cur && node_heap(child, raw) >= begin) {
-				iter->subtree = child;
-				iter->mask = mask;
-				goto hit;
-			}
-			child = cur->right;
-		} else {
-			child = cur->left;
-		}
-path_child:
-		if (child == cur)
-			goto done;
-		cur = child;
-		mask >>= 1;
-		/*
-		 * A path node's heap needs no test while its radix is beyond
-		 * @end: heap >= radix > end >= @begin.  Nor does the depth:
-		 * at depth index_bits (mask 0) the radix is @end itself (2),
-		 * so only a node that passes this test can be that deep.
-		 */
-		if (node_radix(cur, raw) <= end) {
-			/* by (1), a path node the heaps refuse ends the query */
-			if (node_heap(cur, raw) < begin)
-				goto done;
-			/* the last path node roots the last subtree within @end */
-			if (!mask)
-				iter->subtree = cur;
-			iter->mask = mask;
-			goto hit;
-		}
-	}
-
-hit:
-	iter->cur = child;
-	return child;
-done:
-	iter->cur = NULL;
-	return NULL;
-}
 
 /* The walk for each flavour, out of line, for prio_tree_first/next(). */
 static noinline struct prio_tree_node *
 prio_tree_walk_raw(struct prio_tree_iter *iter, unsigned long begin,
 		   unsigned long end)
 {
-	return prio_tree_walk(iter, begin, end, true);
+	return __prio_tree_walk(iter, begin, end, true);
 }
 
 static noinline struct prio_tree_node *
 prio_tree_walk_plain(struct prio_tree_iter *iter, unsigned long begin,
 		     unsigned long end)
 {
-	return prio_tree_walk(iter, begin, end, false);
-}
-
-/*
- * prio_tree_first() for one node flavour, up to the walk: the root is the
- * query's first node on the path, or, when no radix is beyond @end (4),
- * the root of its one subtree within @end.  Return: the root if it is
- * the first hit; else NULL, with iter->cur NULL if the query is over, or
- * the root if the walk goes on below it.
- */
-static __always_inline struct prio_tree_node *
-prio_tree_start(const struct prio_tree_root *root, struct prio_tree_iter *iter,
-		unsigned long begin, unsigned long end, bool raw)
-{
-	struct prio_tree_node *node = root->prio_tree_node;
-
-	iter->root = root;
-	iter->cur = NULL;
-	/* by (1) the root's heap is the largest */
-	if (!node || node_heap(node, raw) < begin)
-		return NULL;
-	iter->cur = node;
-	if (end >= maxindex(root->index_bits)) {
-		iter->subtree = node;
-		iter->mask = 0;
-		return node;
-	}
-	iter->subtree = NULL;
-	iter->mask = 1UL << (root->index_bits - 1);
-	return node_radix(node, raw) <= end ? node : NULL;
+	return __prio_tree_walk(iter, begin, end, false);
 }
 
 /**
@@ -796,12 +638,12 @@ struct prio_tree_node *prio_tree_first(const struct prio_tree_root *root,
 	if (IS_ENABLED(CONFIG_PRIO_TREE_DEBUG))
 		BUG_ON(begin > end);
 	if (root->raw) {
-		node = prio_tree_start(root, iter, begin, end, true);
+		node = __prio_tree_start(root, iter, begin, end, true);
 		if (node || !iter->cur)
 			return node;
 		return prio_tree_walk_raw(iter, begin, end);
 	}
-	node = prio_tree_start(root, iter, begin, end, false);
+	node = __prio_tree_start(root, iter, begin, end, false);
 	if (node || !iter->cur)
 		return node;
 	return prio_tree_walk_plain(iter, begin, end);
@@ -821,6 +663,9 @@ struct prio_tree_node *prio_tree_first(const struct prio_tree_root *root,
  *		vma = __vma_prio_tree_next(vma, root, &iter, pgoff, pgoff);
  *	}
  *
+ * The same as __vma_prio_tree_first_inline() (<linux/prio_tree_walk.h>),
+ * compiled once here.
+ *
  * Return: a vma, or NULL.  A whole query costs O(log n + m).
  */
 struct vm_area_struct *__vma_prio_tree_first(const struct prio_tree_root *root,
@@ -828,17 +673,10 @@ struct vm_area_struct *__vma_prio_tree_first(const struct prio_tree_root *root,
 					     unsigned long begin,
 					     unsigned long end)
 {
-	struct prio_tree_node *node;
-
-	if (IS_ENABLED(CONFIG_PRIO_TREE_DEBUG))
-		BUG_ON(begin > end);
 	/* an empty root may still be of the other flavour */
 	VM_BUG_ON(root->prio_tree_node && !root->raw);
-	node = prio_tree_start(root, iter, begin, end, true);
 	/* the walk inline here too: a query of one hit is one call */
-	if (!node && iter->cur)
-		node = prio_tree_walk(iter, begin, end, true);
-	return node ? node_vma(node) : NULL;
+	return __vma_prio_tree_first_inline(root, iter, begin, end);
 }
 
 /**
@@ -860,16 +698,6 @@ struct vm_area_struct *__vma_prio_tree_next(struct vm_area_struct *vma,
 					    unsigned long begin,
 					    unsigned long end)
 {
-	struct vm_area_struct *next = vm_set_next(vma);
-	struct prio_tree_node *node;
-
-	if (next)
-		return next;
 	/* prio_tree_next() without its flavour test, and inline: one call */
-	if (!iter->cur)
-		return NULL;
-	if (IS_ENABLED(CONFIG_PRIO_TREE_DEBUG))
-		BUG_ON(iter->root != root || !root->raw);
-	node = prio_tree_walk(iter, begin, end, true);
-	return node ? node_vma(node) : NULL;
+	return __vma_prio_tree_next_inline(vma, root, iter, begin, end);
 }

@@ -6,8 +6,9 @@
  * them apart are described in <linux/vma_prio_tree.h>.  Its insert and
  * its query (__vma_prio_tree_insert(), __vma_prio_tree_first() and
  * __vma_prio_tree_next()) are in prio_tree.c, so that the tree's walks
- * inline into them and each costs one call; the views of a vma that both
- * files use are in prio_tree_internal.h.
+ * inline into them and each costs one call.  The views of a vma that the
+ * query shares with this file (its role, the next vma of its vm_set) are
+ * in <linux/prio_tree_walk.h>, with the query's inline form.
  */
 
 #include <linux/kernel.h>
@@ -40,7 +41,7 @@ void __vma_prio_tree_add(struct vm_area_struct *vma, struct vm_area_struct *old)
 	vma->shared.vm_set.parent = NULL;
 	vma->shared.vm_set.head = NULL;
 
-	if (!vma_is_tree_node(old)) {
+	if (!__vma_prio_tree_is_node(old)) {
 		/* old is a head or a member: join its ring right after it */
 		list_add(&vma->shared.vm_set.list, &old->shared.vm_set.list);
 	} else if (old->shared.vm_set.head) {
@@ -72,13 +73,13 @@ void __vma_prio_tree_remove(struct prio_tree_root *root,
 	/* a vma in no tree: its unlinking would write through stale links */
 	VM_BUG_ON_VMA(vma_shared_empty(vma), vma);
 
-	if (!vma_is_tree_node(vma)) {
+	if (!__vma_prio_tree_is_node(vma)) {
 		node = vma->shared.vm_set.head;
 		if (node) {
 			/* a list head: its first member, if any, succeeds it */
 			VM_BUG_ON_VMA(node->shared.vm_set.head != vma, vma);
 			if (!list_empty(&vma->shared.vm_set.list))
-				new_head = vm_set_entry(vma->shared.vm_set.list.next);
+				new_head = __vma_prio_tree_set_entry(vma->shared.vm_set.list.next);
 			node->shared.vm_set.head = new_head;
 			if (new_head)
 				new_head->shared.vm_set.head = node;
@@ -98,7 +99,7 @@ void __vma_prio_tree_remove(struct prio_tree_root *root,
 	/* the head becomes the tree node, its first member the new head */
 	VM_BUG_ON_VMA(head->shared.vm_set.head != vma, vma);
 	if (!list_empty(&head->shared.vm_set.list)) {
-		new_head = vm_set_entry(head->shared.vm_set.list.next);
+		new_head = __vma_prio_tree_set_entry(head->shared.vm_set.list.next);
 		list_del_init(&head->shared.vm_set.list);
 	}
 	prio_tree_replace(root, vma_node(vma), vma_node(head));
@@ -157,7 +158,7 @@ static int check_vm_set(struct vm_area_struct *vma,
 		return vm_set_fail(fault, "8 vma: vm_end <= vm_start", vma, vma);
 	if (!head)
 		return 0;
-	if (vma_is_tree_node(head))
+	if (__vma_prio_tree_is_node(head))
 		return vm_set_fail(fault, "7 vm_set: list head has a tree parent",
 				   vma, head);
 	if (head->shared.vm_set.head != vma)
@@ -165,7 +166,7 @@ static int check_vm_set(struct vm_area_struct *vma,
 				   vma, head);
 	pos = &head->shared.vm_set.list;
 	do {
-		member = vm_set_entry(pos);
+		member = __vma_prio_tree_set_entry(pos);
 		if (pos->next->prev != pos)
 			return vm_set_fail(fault, "7 vm_set: ring links disagree",
 					   vma, member);
@@ -177,7 +178,7 @@ static int check_vm_set(struct vm_area_struct *vma,
 			return vm_set_fail(fault, "8 vma: vm_end <= vm_start",
 					   vma, member);
 		if (member != head &&
-		    (vma_is_tree_node(member) || member->shared.vm_set.head))
+		    (__vma_prio_tree_is_node(member) || member->shared.vm_set.head))
 			return vm_set_fail(fault, "7 vm_set: member has a tree or head role",
 					   vma, member);
 		pos = pos->next;
@@ -217,7 +218,7 @@ int vma_prio_tree_check(const struct prio_tree_root *root,
 	}
 	for (node = prio_tree_first(root, &iter, 0, ULONG_MAX); node;
 	     node = prio_tree_next(root, &iter, 0, ULONG_MAX)) {
-		ret = check_vm_set(node_vma(node), fault);
+		ret = check_vm_set(__prio_tree_node_vma(node), fault);
 		if (ret)
 			return ret;
 	}

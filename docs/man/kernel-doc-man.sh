@@ -8,7 +8,8 @@
 # sources: prio_tree(9) from include/linux/prio_tree.h and src/prio_tree.c,
 # vma_prio_tree(9) from include/linux/vma_prio_tree.h and
 # src/vma_prio_tree.c, and the vma layer's query, which src/prio_tree.c
-# holds beside the walk it inlines.  Only scripts/kernel-doc is taken out
+# holds beside the walk it inlines, with its inline form from
+# include/linux/prio_tree_walk.h.  Only scripts/kernel-doc is taken out
 # of TARBALL (the Debian linux-source-6.1 one), into WORK_DIR.
 set -eu
 
@@ -55,5 +56,8 @@ man "$out_prio" -nosymbol __vma_prio_tree_first \
 man "$out_vma" "$src/include/linux/vma_prio_tree.h" "$src/src/vma_prio_tree.c"
 man "$out_vma.query" -function __vma_prio_tree_first \
 	-function __vma_prio_tree_next "$src/src/prio_tree.c"
-cat "$out_vma.query" >>"$out_vma"
-rm -f "$out_vma.query"
+man "$out_vma.inline" -function __vma_prio_tree_first_inline \
+	-function __vma_prio_tree_next_inline \
+	"$src/include/linux/prio_tree_walk.h"
+cat "$out_vma.query" "$out_vma.inline" >>"$out_vma"
+rm -f "$out_vma.query" "$out_vma.inline"

@@ -5,9 +5,10 @@
 #
 #   tests/defects/apply.sh PATCH SOURCE OUTPUT [SOURCE OUTPUT]...
 #
-# Each SOURCE (a file of src/) is copied under its own name into a scratch
-# src/, PATCH is applied there with patch -p1 --fuzz=0, and the result is
-# written to OUTPUT.  Strict on purpose: a hunk that does not apply, or a
+# Each SOURCE (a file of the repository: src/prio_tree.c, or the walk's
+# header include/linux/prio_tree_walk.h) is copied under its path in the
+# repository into a scratch tree, PATCH is applied there with patch -p1
+# --fuzz=0, and the result is written to OUTPUT.  Strict on purpose: a hunk that does not apply, or a
 # file of the patch that is not among the SOURCEs, fails the build, so the
 # defect list has to follow the code.
 set -eu
@@ -18,23 +19,38 @@ set -eu
 }
 patch=$1
 shift
+repo=$(cd "$(dirname "$0")/../.." && pwd -P)
 scratch=$(mktemp -d)
 trap 'rm -rf "$scratch"' EXIT
-mkdir "$scratch/src"
+
+# SOURCE's path in the repository, which is the patch's name for it
+repo_path() {
+	abs=$(cd "$(dirname "$1")" && pwd -P)/$(basename "$1")
+	case $abs in
+	"$repo"/*) echo "${abs#"$repo"/}" ;;
+	*)
+		echo "apply.sh: expected $1 to be a file of $repo" >&2
+		exit 2 ;;
+	esac
+}
 
 i=0
+names=
 for arg in "$@"; do
 	if [ $((i % 2)) = 0 ]; then
-		cp "$arg" "$scratch/src/$(basename "$arg")"
+		rel=$(repo_path "$arg")
+		mkdir -p "$scratch/$(dirname "$rel")"
+		cp "$arg" "$scratch/$rel"
+		names="$names $rel"
 	fi
 	i=$((i + 1))
 done
 if ! patch --quiet -p1 --fuzz=0 --batch --forward --no-backup-if-mismatch \
 	--reject-file=- -d "$scratch" <"$patch"; then
-	echo "$patch:1: expected to apply with --fuzz=0 to $(cd "$scratch/src" && ls | tr '\n' ' ')" >&2
+	echo "$patch:1: expected to apply with --fuzz=0 to$names" >&2
 	exit 1
 fi
 while [ $# -gt 0 ]; do
-	cp "$scratch/src/$(basename "$1")" "$2"
+	cp "$scratch/$(repo_path "$1")" "$2"
 	shift 2
 done

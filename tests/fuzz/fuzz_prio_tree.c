@@ -34,6 +34,7 @@
 #include <linux/errno.h>
 #include <linux/mm.h>
 #include <linux/prio_tree.h>
+#include <linux/prio_tree_walk.h>
 #include <linux/vma_prio_tree.h>
 
 #include "fuzz_input.h"
@@ -336,15 +337,25 @@ static void node_query(struct fuzz_state *s, unsigned long begin,
 static void vma_query(struct fuzz_state *s, unsigned long begin,
 		      unsigned long end)
 {
-	struct prio_tree_iter iter;
-	struct vm_area_struct *vma, *prev = NULL;
+	struct prio_tree_iter iter, inline_iter;
+	struct vm_area_struct *vma, *prev = NULL, *inline_vma;
 	unsigned int hits = 0, expected = 0;
 	unsigned long r, h;
 	int i, slot;
 
 	memset(s->seen, 0, sizeof(s->seen));
+	/* the inline form (<linux/prio_tree_walk.h>) in step with the library */
+	inline_vma = __vma_prio_tree_first_inline(&s->vma_root, &inline_iter,
+						  begin, end);
 	for (vma = __vma_prio_tree_first(&s->vma_root, &iter, begin, end); vma;
 	     vma = __vma_prio_tree_next(vma, &s->vma_root, &iter, begin, end)) {
+		FUZZ_EXPECT(inline_vma == vma,
+			    "vma query [%lu, %lu]: the inline query returned another vma than the library",
+			    begin, end);
+		inline_vma = __vma_prio_tree_next_inline(inline_vma,
+							 &s->vma_root,
+							 &inline_iter, begin,
+							 end);
 		slot = vma_slot(s, vma);
 		r = RADIX_INDEX(vma);
 		h = HEAP_INDEX(vma);
@@ -372,6 +383,9 @@ static void vma_query(struct fuzz_state *s, unsigned long begin,
 	}
 	FUZZ_EXPECT(!prio_tree_next(&s->vma_root, &iter, begin, end),
 		    "finished vma query [%lu, %lu] returned another node",
+		    begin, end);
+	FUZZ_EXPECT(!inline_vma,
+		    "vma query [%lu, %lu]: the inline query went on after the library's ended",
 		    begin, end);
 	for (i = 0; i < VMA_SLOTS; i++) {
 		vma = &s->vmas[i].vma;

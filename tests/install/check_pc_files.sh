@@ -9,8 +9,8 @@
 #     no Requires, and --static adds nothing (libc is all it needs);
 #   - libpriotree-kcompat: Requires libpriotree, adds exactly
 #     -I${includedir}/priotree/kcompat and -fno-strict-aliasing, and that
-#     directory holds linux/prio_tree.h, mm.h, list.h, vma_prio_tree.h and
-#     kernel.h; every installed compat header compiles on its own and
+#     directory holds linux/prio_tree.h, prio_tree_walk.h, mm.h, list.h,
+#     vma_prio_tree.h and kernel.h; every installed compat header compiles on its own and
 #     beside the usual system headers, in either order;
 #   - <priotree.h> is plain C: it compiles as C99 with -pedantic, and as
 #     C++ when a C++ compiler is there;
@@ -94,7 +94,7 @@ got=$(words --libs libpriotree-kcompat)
 [ "$got" = "-L$libdir -lpriotree" ] ||
 	fail $LINENO "libpriotree-kcompat Libs '-L$libdir -lpriotree', got '$got'"
 kcompat_dir=$includedir/priotree/kcompat/linux
-for h in prio_tree.h vma_prio_tree.h mm.h list.h kernel.h; do
+for h in prio_tree.h prio_tree_walk.h vma_prio_tree.h mm.h list.h kernel.h; do
 	[ -f "$kcompat_dir/$h" ] ||
 		fail $LINENO "$kcompat_dir/$h to be installed"
 done

@@ -280,7 +280,7 @@ static void vma_next_other_root(void)
 static void test_vma_next_on_other_root(void **state)
 {
 	static const char *const needles[] = {
-		"BUG_ON(iter->root != root || !root->raw)", "prio_tree.c:",
+		"BUG_ON(iter->root != root || !root->raw)", "prio_tree_walk.h:",
 		"__vma_prio_tree_next", NULL,
 	};
 

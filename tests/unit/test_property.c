@@ -37,6 +37,7 @@
 #include <inttypes.h>
 #include <time.h>
 
+#include <linux/prio_tree_walk.h>
 #include <priotree.h>
 
 enum dist {
@@ -472,8 +473,8 @@ static void vma_query(struct run *run, struct prio_tree_root *root,
 		      struct vnode *pool, unsigned int n,
 		      unsigned long first, unsigned long last)
 {
-	struct prio_tree_iter iter;
-	struct vm_area_struct *vma;
+	struct prio_tree_iter iter, inline_iter;
+	struct vm_area_struct *vma, *inline_vma;
 	unsigned long want = 0, got = 0;
 	struct vnode *v;
 	unsigned int i;
@@ -483,8 +484,25 @@ static void vma_query(struct run *run, struct prio_tree_root *root,
 		    ranges_overlap(RADIX_INDEX(&pool[i].vma),
 				   HEAP_INDEX(&pool[i].vma), first, last))
 			want++;
+	/*
+	 * The inline form of the query (<linux/prio_tree_walk.h>), compiled
+	 * into this loop, runs in step with the library's: the same vmas,
+	 * in the same order.
+	 */
+	inline_vma = __vma_prio_tree_first_inline(root, &inline_iter, first,
+						  last);
 	for (vma = __vma_prio_tree_first(root, &iter, first, last); vma;
 	     vma = __vma_prio_tree_next(vma, root, &iter, first, last)) {
+		if (inline_vma != vma)
+			run_fail(run, "vma query [%lu, %lu]: the inline query to return vma %td next, got %td",
+				 first, last,
+				 container_of(vma, struct vnode, vma) - pool,
+				 inline_vma ? container_of(inline_vma,
+							   struct vnode,
+							   vma) - pool : -1);
+		inline_vma = __vma_prio_tree_next_inline(inline_vma, root,
+							 &inline_iter, first,
+							 last);
 		v = container_of(vma, struct vnode, vma);
 		if (v < pool || v >= pool + n || !v->in_tree)
 			run_fail(run, "vma query [%lu, %lu] to return only vmas in the tree",
@@ -504,6 +522,10 @@ static void vma_query(struct run *run, struct prio_tree_root *root,
 	if (got != want)
 		run_fail(run, "vma query [%lu, %lu] to return %lu vmas, got %lu",
 			 first, last, want, got);
+	if (inline_vma)
+		run_fail(run, "vma query [%lu, %lu]: the inline query to end with the library's, got vma %td more",
+			 first, last,
+			 container_of(inline_vma, struct vnode, vma) - pool);
 }
 
 /* Any vma in the tree mapping [first, last], to fork from; or NULL. */
