@@ -5,6 +5,7 @@
  */
 #include <linux/kernel.h>
 #include <linux/mm.h>
+#include <linux/prio_tree_walk.h>
 #include <linux/vma_prio_tree.h>
 #include <linux/slab.h>
 
@@ -59,6 +60,27 @@ static void prio_query(void *p, unsigned long first, unsigned long last,
 
 	for (vma = __vma_prio_tree_first(&ix->root, &iter, first, last); vma;
 	     vma = __vma_prio_tree_next(vma, &ix->root, &iter, first, last)) {
+		(*hits)++;
+		*sum += bench_mix(vma - ix->vmas);
+	}
+}
+
+/*
+ * The same query with the walk compiled into this loop
+ * (<linux/prio_tree_walk.h>), as INTERVAL_TREE_DEFINE() compiles the
+ * interval tree's into itree's: the peer it is measured against.
+ */
+static void prio_inline_query(void *p, unsigned long first,
+			      unsigned long last, unsigned long *hits,
+			      unsigned long *sum)
+{
+	struct prio_ix *ix = p;
+	struct prio_tree_iter iter;
+	struct vm_area_struct *vma;
+
+	for (vma = __vma_prio_tree_first_inline(&ix->root, &iter, first, last);
+	     vma; vma = __vma_prio_tree_next_inline(vma, &ix->root, &iter,
+						    first, last)) {
 		(*hits)++;
 		*sum += bench_mix(vma - ix->vmas);
 	}
@@ -143,6 +165,18 @@ const struct bench_ops prio_vma_ops = {
 	.insert = prio_insert,
 	.remove = prio_remove,
 	.query = prio_query,
+	.visits = prio_visits,
+	.destroy = prio_destroy,
+};
+
+/* Insert and remove are prio-vma's calls: only the query is inlined. */
+const struct bench_ops prio_inline_ops = {
+	.name = "prio-inline",
+	.what = "libpriotree, __vma_prio_tree_*_inline (<linux/prio_tree_walk.h>)",
+	.create = prio_create,
+	.insert = prio_insert,
+	.remove = prio_remove,
+	.query = prio_inline_query,
 	.visits = prio_visits,
 	.destroy = prio_destroy,
 };

@@ -71,8 +71,8 @@
 #define LIST_LIMIT	100000000UL
 
 static const struct bench_ops *const subjects[] = {
-	&prio_vma_ops, &priotree_ops, &priotree_build_ops, &itree_ops,
-	&itree_ool_ops, &itree_vma_ops,
+	&prio_vma_ops, &prio_inline_ops, &priotree_ops, &priotree_build_ops,
+	&itree_ops, &itree_ool_ops, &itree_vma_ops,
 	&bsdrb_ops, &iitree_ops, &list_ops,
 };
 #define NR_SUBJECTS	(sizeof(subjects) / sizeof(subjects[0]))
@@ -608,7 +608,7 @@ int main(int argc, char **argv)
 	       w.name, w.nr, ops[1], w.repeat, w.nr_queries, ref->hits,
 	       (double)ref->hits / ops[1], callgrind ? ", callgrind" : "",
 	       cpu_name);
-	printf("%-10s %4s %10s %10s %10s %10s %10s %12s  %s\n", "subject",
+	printf("%-11s %4s %10s %10s %10s %10s %10s %12s  %s\n", "subject",
 	       "runs", "insert ns", "query ns", "remove ns", "visits/q",
 	       "hits/q", "log2(n)+m", "what");
 	if (csv) {
@@ -625,7 +625,7 @@ int main(int argc, char **argv)
 				per_op(median(s->t[p], s->runs), ops[p]);
 		m = s->visits < 0 ? NAN :
 			log2(w.nr > 1 ? (double)w.nr : 1) + s->vhits;
-		printf("%-10s %4d %10.1f %10.1f %10.1f %10.1f %10.1f %12.1f  %s\n",
+		printf("%-11s %4d %10.1f %10.1f %10.1f %10.1f %10.1f %12.1f  %s\n",
 		       s->ops->name, s->runs, ns[0], ns[1], ns[2],
 		       s->visits < 0 ? NAN : s->visits,
 		       s->visits < 0 ? NAN : s->vhits, m, s->ops->what);

@@ -18,8 +18,8 @@ import statistics
 import subprocess
 import sys
 
-SUBJECTS = ['prio-vma', 'prio-api', 'prio-build', 'itree', 'itree-ool',
-            'itree-vma', 'bsd-rb', 'iitree', 'list']
+SUBJECTS = ['prio-vma', 'prio-inline', 'prio-api', 'prio-build', 'itree',
+            'itree-ool', 'itree-vma', 'bsd-rb', 'iitree', 'list']
 PHASES = ['insert', 'query', 'remove']
 WORKLOADS = [
     ('itest', '(a) interval_tree_test defaults: 100 random, point queries'),
@@ -191,8 +191,9 @@ def tables(ns, ir):
                          '(same run; below 1: cheaper than itree; ns: '
                          'median over the rounds of the ratio within '
                          'each round, with the lowest and highest)')
-    lines += ratio_table(ns, ir, VMA_PEER, ['prio-vma'],
-                         'prio-vma against the interval tree over the same '
+    lines += ratio_table(ns, ir, VMA_PEER, ['prio-vma', 'prio-inline'],
+                         'prio-vma and prio-inline against the interval '
+                         'tree over the same '
                          'vmas, keyed as mm/interval_tree.c keys i_mmap '
                          '(itree-vma, inlined; same run; its visits are '
                          'itree\'s: same keys, same order, same shape)',

@@ -23,8 +23,11 @@ for point in itest,100 scale,1000; do
 			fail "ns.csv: $rows rows for $point round $round, expected every subject"
 	done
 done
-grep -q '^| itest | prio-vma | [0-9.]* | [0-9.]* | [0-9.]* | [0-9.]* ([0-9.]*-[0-9.]*) |' \
-	"$out/tables.md" || fail "tables.md: no ratio range for itest's prio-vma"
+for subject in prio-vma prio-inline; do
+	grep -q "^| itest | $subject | [0-9.]* | [0-9.]* | [0-9.]* | [0-9.]* ([0-9.]*-[0-9.]*) |" \
+		"$out/tables.md" ||
+		fail "tables.md: no ratio range for itest's $subject"
+done
 grep -q '^| scale 1,000 | prio-vma |' "$out/tables.md" ||
 	fail "tables.md: no scaling ratio row"
 grep -q '^lanes: ' "$out/machine.txt" || fail "machine.txt: no lanes line"
