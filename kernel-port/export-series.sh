@@ -80,7 +80,7 @@ justify() {
 	FILE_PATH_CHANGES)
 		echo "new files under lib/priotree/ and include/linux/: patch 2 adds their MAINTAINERS entry" ;;
 	AVOID_BUG)
-		echo "in prio_tree.c and vma_prio_tree.c every BUG_ON() and BUG() is under IS_ENABLED(CONFIG_PRIO_TREE_DEBUG), an option that exists to stop at the first broken invariant, and every VM_BUG_ON() compiles to nothing without CONFIG_DEBUG_VM, as elsewhere in mm/; the others are in rsim/, the reverse-mapping model that only the KUnit suite (CONFIG_PRIO_TREE_KUNIT_TEST) builds, where a broken model invariant must stop the test; no production config contains one" ;;
+		echo "in prio_tree.c, vma_prio_tree.c and prio_tree_walk.h every BUG_ON() and BUG() is under IS_ENABLED(CONFIG_PRIO_TREE_DEBUG), an option that exists to stop at the first broken invariant, and every VM_BUG_ON() compiles to nothing without CONFIG_DEBUG_VM, as elsewhere in mm/; the others are in rsim/, the reverse-mapping model that only the KUnit suite (CONFIG_PRIO_TREE_KUNIT_TEST) builds, where a broken model invariant must stop the test; no production config contains one" ;;
 	MACRO_ARG_REUSE)
 		echo "RADIX_INDEX/HEAP_INDEX-style accessors and the seed's INIT_ macros take a vma or node pointer that callers never give with side effects, as in the 2.6 original" ;;
 	MACRO_WITH_FLOW_CONTROL)
