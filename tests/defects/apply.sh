@@ -8,9 +8,9 @@
 # Each SOURCE (a file of the repository: src/prio_tree.c, or the walk's
 # header include/linux/prio_tree_walk.h) is copied under its path in the
 # repository into a scratch tree, PATCH is applied there with patch -p1
-# --fuzz=0, and the result is written to OUTPUT.  Strict on purpose: a hunk that does not apply, or a
-# file of the patch that is not among the SOURCEs, fails the build, so the
-# defect list has to follow the code.
+# --fuzz=0, and the result is written to OUTPUT.  Strict on purpose: a
+# hunk that does not apply, or a file of the patch that is not among the
+# SOURCEs, fails the build, so the defect list has to follow the code.
 set -eu
 
 [ $# -ge 3 ] && [ $(($# % 2)) = 1 ] || {
