@@ -11,6 +11,9 @@
  * and through it the range, in O(1) expected, whatever the number of
  * entries sharing the interval and whatever the order of removal, and
  * descends the tree only when the range empties (prio_tree_remove()).
+ * An insert of a new triple descends it once: it offers a range to the
+ * tree, which either links it or returns the interval's own range, and a
+ * range not needed is kept for the next insert (priotree->spare_range).
  *
  * The tree itself never allocates, so every allocation happens here,
  * before the tree is touched, and an -ENOMEM leaves the index as it was.
@@ -73,6 +76,12 @@ struct priotree {
 	const struct pt_entry	*cursor;
 	unsigned long		cursor_query;
 	unsigned long		zombie_query;	/* whose removal left zombies */
+	/*
+	 * A range in no tree, with no entries, that the last insert of an
+	 * interval already present did not need: the next insert of a new
+	 * triple tries it in the tree instead of allocating one.
+	 */
+	struct pt_range		*spare_range;
 	unsigned long		queries;	/* query ids handed out */
 };
 
@@ -275,21 +284,18 @@ void priotree_free(struct priotree *pt)
 			kfree(entry);
 		kfree(range);
 	}
+	kfree(pt->spare_range);
 	kfree(pt->buckets);
 	kfree(pt);
 }
 
 /*
- * A range for [@start, @last] with no entries, in no tree (a NULL parent,
- * which priotree_build() reads as "still to be linked"); NULL when out of
- * memory.
+ * @range, made a range for [@start, @last] with no entries, in no tree (a
+ * NULL parent, which priotree_build() reads as "still to be linked").
  */
-static struct pt_range *range_new(unsigned long start, unsigned long last)
+static struct pt_range *range_init(struct pt_range *range,
+				   unsigned long start, unsigned long last)
 {
-	struct pt_range *range = kmalloc(sizeof(*range), GFP_KERNEL);
-
-	if (!range)
-		return NULL;
 	range->node.start = start;
 	range->node.last = last;
 	range->node.parent = NULL;
@@ -298,6 +304,16 @@ static struct pt_range *range_new(unsigned long start, unsigned long last)
 	range->next_zombie = NULL;
 	range->zombie = false;
 	return range;
+}
+
+/* range_init() of a new allocation; NULL when out of memory. */
+static struct pt_range *range_new(unsigned long start, unsigned long last)
+{
+	struct pt_range *range = kmalloc(sizeof(*range), GFP_KERNEL);
+
+	if (!range)
+		return NULL;
+	return range_init(range, start, last);
 }
 
 /*
@@ -338,17 +354,23 @@ int priotree_insert(struct priotree *pt, unsigned long start,
 	entry->item = item;
 	entry->copies = 1;
 
-	range = to_range(prio_tree_lookup(&pt->root, start, last));
-	if (!range) {
+	/*
+	 * One descent, not a lookup and then an insert: a range is offered
+	 * to the tree whether or not the interval is there.  The insert
+	 * cannot fail, and when it finds the interval's range it leaves the
+	 * tree as it was, and the offered range is kept for the next insert.
+	 * So every allocation still comes before the first change.
+	 */
+	if (pt->spare_range)
+		fresh = range_init(pt->spare_range, start, last);
+	else
 		fresh = range_new(start, last);
-		if (!fresh) {
-			kfree(entry);
-			return -ENOMEM;
-		}
-		range = to_range(prio_tree_insert(&pt->root, &fresh->node));
-		/* lookup just said the interval is absent */
-		VM_BUG_ON(range != fresh);
+	if (!fresh) {
+		kfree(entry);
+		return -ENOMEM;
 	}
+	range = to_range(prio_tree_insert(&pt->root, &fresh->node));
+	pt->spare_range = range == fresh ? NULL : fresh;
 	/* *link still ends the chain: nothing moved since find_entry() */
 	entry_link(pt, link, entry, range);
 	range->copies++;

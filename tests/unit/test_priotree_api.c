@@ -583,42 +583,64 @@ static void assert_same(struct priotree *pt, const struct hits *before,
 }
 
 /*
- * Fail each allocation an insert makes in turn (the entry, then the
- * interval node when the interval is new): -ENOMEM, nothing changed, and
- * the same insert succeeds once memory is back.
+ * Insert ([@start, @last], @item), which must make exactly @nr_allocs
+ * allocations: failing each of them in turn gives -ENOMEM and leaves the
+ * index as it was; then, with the allocation after them set to fail, the
+ * insert succeeds without asking for it.
+ */
+static void insert_with_allocs(struct priotree *pt, unsigned long start,
+			       unsigned long last, void *item,
+			       unsigned long nr_allocs)
+{
+	size_t count = priotree_count(pt);
+	struct hits before;
+	unsigned long nth;
+
+	snapshot(pt, &before);
+	for (nth = 0; nth < nr_allocs; nth++) {
+		failslab_fail_nth(nth);
+		assert_int_equal(priotree_insert(pt, start, last, item),
+				 -ENOMEM);
+		assert_int_equal(failslab_pending(), 0);
+		assert_same(pt, &before, count);
+	}
+	failslab_fail_nth(nr_allocs);
+	assert_int_equal(priotree_insert(pt, start, last, item), 0);
+	assert_int_equal(failslab_pending(), 1);
+	failslab_off();
+	assert_int_equal(priotree_count(pt), count + 1);
+	assert_index_valid(pt);
+}
+
+/*
+ * Each allocation an insert makes, failed in turn: the entry of a new
+ * triple, then a range to offer the tree unless a spare is kept from an
+ * insert whose interval was present.
  */
 static void test_enomem(void **state)
 {
 	struct priotree *pt = priotree_new();
-	struct hits before;
 	unsigned long nth;
-	size_t count;
 
 	(void)state;
 	assert_int_equal(priotree_insert(pt, 1, 4, &a), 0);
 	assert_int_equal(priotree_insert(pt, 2, 9, &b), 0);
-	count = priotree_count(pt);
-	snapshot(pt, &before);
 
-	/* a new interval: two allocations */
-	for (nth = 0; nth < 2; nth++) {
-		failslab_fail_nth(nth);
-		assert_int_equal(priotree_insert(pt, 3, 3, &c), -ENOMEM);
-		assert_int_equal(failslab_pending(), 0);
-		assert_same(pt, &before, count);
-	}
-	/* an interval already present: only the entry is allocated */
-	failslab_fail_nth(0);
-	assert_int_equal(priotree_insert(pt, 2, 9, &c), -ENOMEM);
-	assert_same(pt, &before, count);
-	failslab_fail_nth(1);
-	assert_int_equal(priotree_insert(pt, 2, 9, &c), 0);
-	/* the second allocation was never asked for */
-	assert_int_equal(failslab_pending(), 1);
-	failslab_off();
-	assert_int_equal(priotree_count(pt), count + 1);
-	assert_int_equal(priotree_insert(pt, 3, 3, &c), 0);
-	assert_index_valid(pt);
+	/* a new interval: the entry, then its range */
+	insert_with_allocs(pt, 3, 3, &c, 2);
+	/* a triple already present gains a copy */
+	insert_with_allocs(pt, 3, 3, &c, 0);
+	/*
+	 * A new triple of a present interval, with no spare: the entry, then
+	 * the range offered, which the tree refuses for the interval's own;
+	 * it is kept as the spare.
+	 */
+	insert_with_allocs(pt, 2, 9, &c, 2);
+	/* with a spare, only the entry: the spare stays ... */
+	insert_with_allocs(pt, 2, 9, &a, 1);
+	/* ... until a new interval takes it */
+	insert_with_allocs(pt, 5, 7, &a, 1);
+	insert_with_allocs(pt, 6, 7, &a, 2);
 
 	/* priotree_new() itself: the index, then its hash table */
 	for (nth = 0; nth < 2; nth++) {
