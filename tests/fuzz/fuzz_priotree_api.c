@@ -419,6 +419,19 @@ static void expect_corrupt(struct fuzz_state *s, const char *what,
 		    "priotree_check(NULL) missed %s", what);
 }
 
+/* The first range, in query order, whose own entry storage is free. */
+static struct pt_range *free_inline_entry(struct prio_tree_root *root)
+{
+	struct prio_tree_iter iter;
+	struct prio_tree_node *node;
+
+	for (node = prio_tree_first(root, &iter, 0, ULONG_MAX); node;
+	     node = prio_tree_next(root, &iter, 0, ULONG_MAX))
+		if (!to_range(node)->inline_entry.copies)
+			return to_range(node);
+	return NULL;
+}
+
 /*
  * Break one thing inside the index, demand that priotree_check() reports
  * it, and put it back.  The index is reached through the private types
@@ -430,8 +443,9 @@ static void op_corrupt(struct fuzz_state *s)
 	struct pt_range *range;
 	struct list_head saved;
 	unsigned short bits;
+	size_t copies;
 
-	switch (fuzz_below(&s->in, 3)) {
+	switch (fuzz_below(&s->in, 4)) {
 	case 0:
 		s->pt->count++;
 		expect_corrupt(s, "a wrong count", "count says");
@@ -443,17 +457,40 @@ static void op_corrupt(struct fuzz_state *s)
 		expect_corrupt(s, "a wrong index_bits", "4 bound");
 		root->index_bits = bits;
 		break;
-	default:
+	case 2:
 		/* a zombie (an interval emptied during a query, still in the
 		 * tree until reaped) has no entries by right */
 		if (prio_tree_empty(root) ||
-		    to_range(root->prio_tree_node)->zombie)
+		    list_empty(&to_range(root->prio_tree_node)->entries))
 			return;
 		range = to_range(root->prio_tree_node);
 		saved = range->entries;
 		INIT_LIST_HEAD(&range->entries);
 		expect_corrupt(s, "an interval without entries", "no entries");
 		range->entries = saved;
+		break;
+	case 3:
+		/*
+		 * A range's own entry storage: free where some range has it
+		 * free (its first entry removed, later ones left), else the
+		 * root range's, in use.
+		 */
+		if (prio_tree_empty(root))
+			return;
+		range = free_inline_entry(root);
+		if (!range)
+			range = to_range(root->prio_tree_node);
+		copies = range->inline_entry.copies;
+		if (copies) {
+			range->inline_entry.copies = 0;
+			expect_corrupt(s, "a listed entry without copies",
+				       "not hashed as itself");
+		} else {
+			range->inline_entry.copies = 1;
+			expect_corrupt(s, "an own entry in use, not listed",
+				       "own entry in use");
+		}
+		range->inline_entry.copies = copies;
 		break;
 	}
 	verify(s);

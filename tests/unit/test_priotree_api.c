@@ -613,9 +613,9 @@ static void insert_with_allocs(struct priotree *pt, unsigned long start,
 }
 
 /*
- * Each allocation an insert makes, failed in turn: the entry of a new
- * triple, then a range to offer the tree unless a spare is kept from an
- * insert whose interval was present.
+ * Each allocation an insert makes, failed in turn: a range to offer the
+ * tree unless one is kept spare from an insert whose interval was there,
+ * then an entry unless the interval's range has its own one free.
  */
 static void test_enomem(void **state)
 {
@@ -626,21 +626,25 @@ static void test_enomem(void **state)
 	assert_int_equal(priotree_insert(pt, 1, 4, &a), 0);
 	assert_int_equal(priotree_insert(pt, 2, 9, &b), 0);
 
-	/* a new interval: the entry, then its range */
-	insert_with_allocs(pt, 3, 3, &c, 2);
+	/* a new interval: its range, which holds its entry */
+	insert_with_allocs(pt, 3, 3, &c, 1);
 	/* a triple already present gains a copy */
 	insert_with_allocs(pt, 3, 3, &c, 0);
 	/*
-	 * A new triple of a present interval, with no spare: the entry, then
-	 * the range offered, which the tree refuses for the interval's own;
-	 * it is kept as the spare.
+	 * A new triple of a present interval, with no spare: the range
+	 * offered, which the tree refuses for the interval's own and which
+	 * is kept as the spare, then an entry, the range's own being taken.
 	 */
 	insert_with_allocs(pt, 2, 9, &c, 2);
 	/* with a spare, only the entry: the spare stays ... */
 	insert_with_allocs(pt, 2, 9, &a, 1);
-	/* ... until a new interval takes it */
-	insert_with_allocs(pt, 5, 7, &a, 1);
-	insert_with_allocs(pt, 6, 7, &a, 2);
+	/* ... until a new interval takes it, and needs nothing more */
+	insert_with_allocs(pt, 5, 7, &a, 0);
+	insert_with_allocs(pt, 6, 7, &a, 1);
+	/* the range's own entry, given back, serves the next new triple */
+	assert_int_equal(priotree_remove(pt, 2, 9, &b), 0);
+	insert_with_allocs(pt, 2, 9, &b, 1);
+	insert_with_allocs(pt, 2, 9, &b, 0);
 
 	/* priotree_new() itself: the index, then its hash table */
 	for (nth = 0; nth < 2; nth++) {
@@ -664,8 +668,8 @@ static void test_grow_fails(void **state)
 	(void)state;
 	for (i = 0; i < 16; i++)
 		assert_int_equal(priotree_insert(pt, i, i, &a), 0);
-	/* the 17th triple: entry, range, then the doubled table */
-	failslab_fail_nth(2);
+	/* the 17th triple: its range, then the doubled table */
+	failslab_fail_nth(1);
 	assert_int_equal(priotree_insert(pt, 16, 16, &a), 0);
 	assert_int_equal(failslab_pending(), 0);
 	failslab_off();
