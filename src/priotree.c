@@ -368,7 +368,7 @@ static void entry_link(struct priotree *pt, struct pt_entry **link,
 int priotree_insert(struct priotree *pt, unsigned long start,
 		    unsigned long last, void *item)
 {
-	struct pt_range *range, *fresh = NULL;
+	struct pt_range *range, *fresh;
 	struct pt_entry **link, *entry;
 
 	if (!pt || start > last)
@@ -587,7 +587,7 @@ int priotree_build(struct priotree *pt, const struct priotree_hit *entries,
 	union pt_build_slot *order, *ranges;
 	struct pt_range *range;
 	size_t i, g, nr_ranges, buckets;
-	bool was_empty;
+	bool was_empty, own_entry;
 
 	if (!pt || (!entries && nr))
 		return -EINVAL;
@@ -622,15 +622,17 @@ int priotree_build(struct priotree *pt, const struct priotree_hit *entries,
 			if (!was_empty)
 				range = to_range(prio_tree_lookup(&pt->root,
 						hit->start, hit->last));
+			own_entry = !range;
 			if (!range) {
 				/* not in the tree yet: no parent */
 				range = range_new(hit->start, hit->last);
 				if (!range)
 					goto nomem;
-				ranges[nr_ranges++].range = range;
-				continue;
 			}
 			ranges[nr_ranges++].range = range;
+			/* a new range's own entry serves its first slot */
+			if (own_entry)
+				continue;
 		}
 		entry = kmalloc(sizeof(*entry), GFP_KERNEL);
 		if (!entry)
