@@ -7,12 +7,13 @@
  *
  * prio_tree_first/next() and __vma_prio_tree_first/next() are these
  * functions compiled once, out of line.  A caller whose loop over the hits
- * is hot may include this header and call __vma_prio_tree_first_inline()
- * and __vma_prio_tree_next_inline() instead: the walk is then compiled into
- * the loop, and the iterator, a local whose address does not escape, lives
- * in registers.  That is where <linux/interval_tree_generic.h> gets its
- * speed when INTERVAL_TREE_DEFINE() is instantiated static in the caller's
- * file.  Both forms return the same vmas in the same order, and the same
+ * is hot may include this header and call prio_tree_first/next_inline()
+ * (a tree of plain nodes) or __vma_prio_tree_first/next_inline() (an
+ * i_mmap tree) instead: the walk is then compiled into the loop, and the
+ * iterator, a local whose address does not escape, lives in registers.
+ * That is where <linux/interval_tree_generic.h> gets its speed when
+ * INTERVAL_TREE_DEFINE() is instantiated static in the caller's file.
+ * Both forms return the same nodes or vmas in the same order, and the same
  * rules hold for both: the tree must not change during a query, and an
  * iterator belongs to one query of one tree.
  *
@@ -284,6 +285,57 @@ __prio_tree_start(const struct prio_tree_root *root,
 	iter->subtree = NULL;
 	iter->mask = 1UL << (root->index_bits - 1);
 	return __prio_tree_radix(node, raw) <= end ? node : NULL;
+}
+
+/**
+ * prio_tree_first_inline - prio_tree_first() on a tree of plain nodes, inline
+ * @root: a tree of struct prio_tree_node, keyed by their start and last
+ *        (not raw; an empty root of either flavour will do)
+ * @iter: iterator for the query; needs no initialisation
+ * @begin: first index of the query
+ * @end: last index of the query, @begin <= @end
+ *
+ * A plain node holds its key, so the walk reads one word for a node's
+ * radix or heap, where a raw one derives its heap from three of the vma's.
+ *
+ * Return: the first node overlapping [@begin, @end], or NULL.
+ */
+static __always_inline struct prio_tree_node *
+prio_tree_first_inline(const struct prio_tree_root *root,
+		       struct prio_tree_iter *iter, unsigned long begin,
+		       unsigned long end)
+{
+	struct prio_tree_node *node;
+
+	if (IS_ENABLED(CONFIG_PRIO_TREE_DEBUG))
+		BUG_ON(begin > end || (root->prio_tree_node && root->raw));
+	node = __prio_tree_start(root, iter, begin, end, false);
+	if (!node && iter->cur)
+		node = __prio_tree_walk(iter, begin, end, false);
+	return node;
+}
+
+/**
+ * prio_tree_next_inline - prio_tree_next() on a tree of plain nodes, inline
+ * @root: the tree given to prio_tree_first_inline()
+ * @iter: the query's iterator
+ * @begin: as given to prio_tree_first_inline()
+ * @end: as given to prio_tree_first_inline()
+ *
+ * Return: the next node overlapping [@begin, @end], or NULL when the query
+ * is done (and on every later call).
+ */
+static __always_inline struct prio_tree_node *
+prio_tree_next_inline(const struct prio_tree_root *root,
+		      struct prio_tree_iter *iter, unsigned long begin,
+		      unsigned long end)
+{
+	if (!iter->cur)
+		return NULL;
+	/* misuse of the API, not a broken tree: per hit, so debug only */
+	if (IS_ENABLED(CONFIG_PRIO_TREE_DEBUG))
+		BUG_ON(iter->root != root || root->raw);
+	return __prio_tree_walk(iter, begin, end, false);
 }
 
 /**

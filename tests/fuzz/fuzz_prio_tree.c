@@ -291,14 +291,22 @@ static bool vma_model_empty(struct fuzz_state *s)
 static void node_query(struct fuzz_state *s, unsigned long begin,
 		       unsigned long end, unsigned int stop_after)
 {
-	struct prio_tree_iter iter;
-	struct prio_tree_node *node;
+	struct prio_tree_iter iter, inline_iter;
+	struct prio_tree_node *node, *inline_node;
 	unsigned int hits = 0, expected = 0;
 	int i, slot;
 
 	memset(s->seen, 0, sizeof(s->seen));
+	/* the inline form (<linux/prio_tree_walk.h>) in step with the library */
+	inline_node = prio_tree_first_inline(&s->node_root, &inline_iter,
+					     begin, end);
 	for (node = prio_tree_first(&s->node_root, &iter, begin, end); node;
 	     node = prio_tree_next(&s->node_root, &iter, begin, end)) {
+		FUZZ_EXPECT(inline_node == node,
+			    "query [%lu, %lu]: the inline query returned another node than the library",
+			    begin, end);
+		inline_node = prio_tree_next_inline(&s->node_root,
+						    &inline_iter, begin, end);
 		slot = node_slot(s, node);
 		FUZZ_EXPECT(s->nodes[slot].in_tree,
 			    "query [%lu, %lu] returned slot %d, not in the tree",
@@ -315,6 +323,9 @@ static void node_query(struct fuzz_state *s, unsigned long begin,
 	}
 	FUZZ_EXPECT(!prio_tree_next(&s->node_root, &iter, begin, end),
 		    "finished query [%lu, %lu] returned another node",
+		    begin, end);
+	FUZZ_EXPECT(!inline_node,
+		    "query [%lu, %lu]: the inline query went on after the library's ended",
 		    begin, end);
 	for (i = 0; i < NODE_SLOTS; i++) {
 		if (!s->nodes[i].in_tree ||

@@ -276,8 +276,8 @@ static void generic_query(struct run *run, struct prio_tree_root *root,
 			  struct gnode *pool, unsigned int n,
 			  unsigned long first, unsigned long last)
 {
-	struct prio_tree_iter iter;
-	struct prio_tree_node *node;
+	struct prio_tree_iter iter, inline_iter;
+	struct prio_tree_node *node, *inline_node;
 	unsigned long want = 0, got = 0;
 	unsigned int i;
 	struct gnode *g;
@@ -287,8 +287,16 @@ static void generic_query(struct run *run, struct prio_tree_root *root,
 		    ranges_overlap(pool[i].node.start, pool[i].node.last,
 				   first, last))
 			want++;
+	/* as in vma_query(): the inline form in step with the library's */
+	inline_node = prio_tree_first_inline(root, &inline_iter, first, last);
 	for (node = prio_tree_first(root, &iter, first, last); node;
 	     node = prio_tree_next(root, &iter, first, last)) {
+		if (inline_node != node)
+			run_fail(run, "query [%lu, %lu]: the inline query to return [%lu, %lu] next, got %s",
+				 first, last, node->start, node->last,
+				 inline_node ? "another node" : "none");
+		inline_node = prio_tree_next_inline(root, &inline_iter, first,
+						    last);
 		g = gnode_of(pool, n, node);
 		if (!g || !g->in_tree)
 			run_fail(run, "query [%lu, %lu] to return only nodes in the tree",
@@ -315,6 +323,11 @@ static void generic_query(struct run *run, struct prio_tree_root *root,
 	}
 	if (prio_tree_next(root, &iter, first, last))
 		run_fail(run, "an exhausted query to stay exhausted");
+	if (inline_node)
+		run_fail(run, "query [%lu, %lu]: the inline query to end with the library's, got [%lu, %lu] more",
+			 first, last, inline_node->start, inline_node->last);
+	if (prio_tree_next_inline(root, &inline_iter, first, last))
+		run_fail(run, "an exhausted inline query to stay exhausted");
 }
 
 static struct gnode *generic_find(struct gnode *pool, unsigned int n,
