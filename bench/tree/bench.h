@@ -34,7 +34,8 @@ struct bench_ops {
 	void (*destroy)(void *ix);
 };
 
-extern const struct bench_ops prio_vma_ops, prio_inline_ops, priotree_ops,
+extern const struct bench_ops prio_vma_ops, prio_inline_ops, prio_node_ops,
+	priotree_ops,
 	priotree_build_ops, itree_ops, itree_ool_ops, itree_vma_ops, bsdrb_ops,
 	iitree_ops, list_ops;
 

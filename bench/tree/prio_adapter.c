@@ -97,21 +97,37 @@ static void prio_inline_query(void *p, unsigned long first,
  */
 struct prio_walk {
 	unsigned long begin, end;
+	bool raw;		/* nodes in vmas, else plain nodes */
 	unsigned long examined, overlapping;
 };
+
+static void walk_key(const struct prio_walk *w, struct prio_tree_node *node,
+		     unsigned long *radix, unsigned long *heap)
+{
+	struct vm_area_struct *vma;
+
+	if (!w->raw) {
+		*radix = node->start;
+		*heap = node->last;
+		return;
+	}
+	vma = prio_tree_entry(node, struct vm_area_struct,
+			      shared.prio_tree_node);
+	*radix = RADIX_INDEX(vma);
+	*heap = HEAP_INDEX(vma);
+}
 
 static void prio_walk(struct prio_walk *w, struct prio_tree_node *node,
 		      unsigned long mask, unsigned long value, int size_level)
 {
-	struct vm_area_struct *vma = prio_tree_entry(node,
-			struct vm_area_struct, shared.prio_tree_node);
-	unsigned long right_value, child_mask;
+	unsigned long radix, heap, right_value, child_mask;
 	int child_level;
 
 	w->examined++;
-	if (HEAP_INDEX(vma) < w->begin)
+	walk_key(w, node, &radix, &heap);
+	if (heap < w->begin)
 		return;
-	if (RADIX_INDEX(vma) <= w->end)
+	if (radix <= w->end)
 		w->overlapping++;
 	else if (size_level)
 		return;		/* the whole size subtree has this radix */
@@ -134,20 +150,32 @@ static void prio_walk(struct prio_walk *w, struct prio_tree_node *node,
 			  child_level);
 }
 
+/*
+ * The nodes of @root that a query for [@first, @last] with @hits hits looks
+ * at: the tree nodes whose keys it reads, and the other members of the
+ * overlapping nodes' vm_sets or rings, which it returns without a read.
+ */
+static unsigned long tree_visits(const struct prio_tree_root *root,
+				 unsigned long first, unsigned long last,
+				 bool raw, unsigned long hits)
+{
+	struct prio_walk w = { .begin = first, .end = last, .raw = raw };
+
+	if (prio_tree_empty(root))
+		return 0;
+	prio_walk(&w, root->prio_tree_node, 1UL << (root->index_bits - 1),
+		  0, 0);
+	return w.examined + hits - w.overlapping;
+}
+
 static unsigned long prio_visits(void *p, unsigned long first,
 				 unsigned long last)
 {
 	struct prio_ix *ix = p;
-	struct prio_walk w = { .begin = first, .end = last };
 	unsigned long hits = 0, sum = 0;
 
 	prio_query(p, first, last, &hits, &sum);
-	if (prio_tree_empty(&ix->root))
-		return 0;
-	prio_walk(&w, ix->root.prio_tree_node,
-		  1UL << (ix->root.index_bits - 1), 0, 0);
-	/* the tree nodes looked at, and the vm_set members returned */
-	return w.examined + hits - w.overlapping;
+	return tree_visits(&ix->root, first, last, true, hits);
 }
 
 static void prio_destroy(void *p)
@@ -179,6 +207,129 @@ const struct bench_ops prio_inline_ops = {
 	.query = prio_inline_query,
 	.visits = prio_visits,
 	.destroy = prio_destroy,
+};
+
+/*
+ * The prio tree of plain nodes, each holding its own start and last, with
+ * the walk compiled in (prio_tree_first/next_inline()): the library's
+ * counterpart of itree, an interval tree of nodes holding start, last and
+ * the subtree's last.  A plain tree holds each interval once (invariant
+ * (6)); here, as a vm_set does for vmas, the nodes of one interval are a
+ * ring (dup_next/dup_prev, by id), whose member in the tree returns them
+ * all.  The ring lives beside the nodes: a query reads it only at a hit.
+ */
+struct node_ix {
+	struct prio_tree_root root;
+	struct prio_tree_node *nodes;
+	unsigned int *dup_next, *dup_prev;
+};
+
+static void node_destroy(void *p)
+{
+	struct node_ix *ix = p;
+
+	kfree(ix->nodes);
+	kfree(ix->dup_next);
+	kfree(ix->dup_prev);
+	kfree(ix);
+}
+
+static void *node_create(unsigned long n)
+{
+	struct node_ix *ix = kzalloc(sizeof(*ix), GFP_KERNEL);
+
+	if (!ix)
+		return NULL;
+	INIT_PRIO_TREE_ROOT(&ix->root);
+	ix->nodes = kcalloc(n, sizeof(*ix->nodes), GFP_KERNEL);
+	ix->dup_next = kcalloc(n, sizeof(*ix->dup_next), GFP_KERNEL);
+	ix->dup_prev = kcalloc(n, sizeof(*ix->dup_prev), GFP_KERNEL);
+	if (!ix->nodes || !ix->dup_next || !ix->dup_prev) {
+		node_destroy(ix);
+		return NULL;
+	}
+	return ix;
+}
+
+static void node_insert(void *p, unsigned long id, unsigned long start,
+			unsigned long last)
+{
+	struct node_ix *ix = p;
+	struct prio_tree_node *node = &ix->nodes[id], *in_tree;
+	unsigned int head;
+
+	node->start = start;
+	node->last = last;
+	in_tree = prio_tree_insert(&ix->root, node);
+	if (in_tree == node) {
+		ix->dup_next[id] = id;
+		ix->dup_prev[id] = id;
+		return;
+	}
+	/* the interval is there: join its ring; not in the tree itself */
+	node->parent = NULL;
+	head = in_tree - ix->nodes;
+	ix->dup_next[id] = ix->dup_next[head];
+	ix->dup_prev[id] = head;
+	ix->dup_prev[ix->dup_next[head]] = id;
+	ix->dup_next[head] = id;
+}
+
+static void node_remove(void *p, unsigned long id)
+{
+	struct node_ix *ix = p;
+	unsigned int next = ix->dup_next[id], prev = ix->dup_prev[id];
+
+	if (next == id) {
+		prio_tree_remove(&ix->root, &ix->nodes[id]);
+		return;
+	}
+	/* the tree member hands its place to the next node of its interval */
+	if (ix->nodes[id].parent)
+		prio_tree_replace(&ix->root, &ix->nodes[id], &ix->nodes[next]);
+	ix->dup_next[prev] = next;
+	ix->dup_prev[next] = prev;
+}
+
+static void node_query(void *p, unsigned long first, unsigned long last,
+		       unsigned long *hits, unsigned long *sum)
+{
+	struct node_ix *ix = p;
+	struct prio_tree_iter iter;
+	struct prio_tree_node *node;
+	unsigned int head, id;
+
+	for (node = prio_tree_first_inline(&ix->root, &iter, first, last);
+	     node; node = prio_tree_next_inline(&ix->root, &iter, first, last)) {
+		head = node - ix->nodes;
+		id = head;
+		do {
+			(*hits)++;
+			*sum += bench_mix(id);
+			id = ix->dup_next[id];
+		} while (id != head);
+	}
+}
+
+static unsigned long node_visits(void *p, unsigned long first,
+				 unsigned long last)
+{
+	struct node_ix *ix = p;
+	unsigned long hits = 0, sum = 0;
+
+	node_query(p, first, last, &hits, &sum);
+	return tree_visits(&ix->root, first, last, false, hits);
+}
+
+const struct bench_ops prio_node_ops = {
+	.name = "prio-node",
+	.what = "libpriotree, plain nodes, prio_tree_*_inline (<linux/prio_tree_walk.h>)",
+	.create = node_create,
+	.insert = node_insert,
+	.remove = node_remove,
+	.query = node_query,
+	.visits = node_visits,
+	.destroy = node_destroy,
 };
 
 /*

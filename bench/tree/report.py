@@ -18,8 +18,8 @@ import statistics
 import subprocess
 import sys
 
-SUBJECTS = ['prio-vma', 'prio-inline', 'prio-api', 'prio-build', 'itree',
-            'itree-ool', 'itree-vma', 'bsd-rb', 'iitree', 'list']
+SUBJECTS = ['prio-vma', 'prio-inline', 'prio-node', 'prio-api', 'prio-build',
+            'itree', 'itree-ool', 'itree-vma', 'bsd-rb', 'iitree', 'list']
 PHASES = ['insert', 'query', 'remove']
 WORKLOADS = [
     ('itest', '(a) interval_tree_test defaults: 100 random, point queries'),

@@ -23,7 +23,7 @@ for point in itest,100 scale,1000; do
 			fail "ns.csv: $rows rows for $point round $round, expected every subject"
 	done
 done
-for subject in prio-vma prio-inline; do
+for subject in prio-vma prio-inline prio-node; do
 	grep -q "^| itest | $subject | [0-9.]* | [0-9.]* | [0-9.]* | [0-9.]* ([0-9.]*-[0-9.]*) |" \
 		"$out/tables.md" ||
 		fail "tables.md: no ratio range for itest's $subject"
