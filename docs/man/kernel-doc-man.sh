@@ -6,6 +6,7 @@
 # Section 9 pages of the kernel API, made by the kernel's own
 # scripts/kernel-doc (-man) from the kernel-doc comments of the headers and
 # sources: prio_tree(9) from include/linux/prio_tree.h and src/prio_tree.c,
+# with the plain-node inline query from include/linux/prio_tree_walk.h,
 # vma_prio_tree(9) from include/linux/vma_prio_tree.h and
 # src/vma_prio_tree.c, and the vma layer's query, which src/prio_tree.c
 # holds beside the walk it inlines, with its inline form from
@@ -53,6 +54,10 @@ man()
 man "$out_prio" -nosymbol __vma_prio_tree_first \
 	-nosymbol __vma_prio_tree_next "$src/include/linux/prio_tree.h" \
 	"$src/src/prio_tree.c" "$src/src/prio_tree_check.c"
+man "$out_prio.inline" -function prio_tree_first_inline \
+	-function prio_tree_next_inline "$src/include/linux/prio_tree_walk.h"
+cat "$out_prio.inline" >>"$out_prio"
+rm -f "$out_prio.inline"
 man "$out_vma" "$src/include/linux/vma_prio_tree.h" "$src/src/vma_prio_tree.c"
 man "$out_vma.query" -function __vma_prio_tree_first \
 	-function __vma_prio_tree_next "$src/src/prio_tree.c"
