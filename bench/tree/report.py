@@ -20,6 +20,11 @@ import sys
 
 SUBJECTS = ['prio-vma', 'prio-inline', 'prio-node', 'prio-api', 'prio-build',
             'itree', 'itree-ool', 'itree-vma', 'bsd-rb', 'iitree', 'list']
+# one colour per subject: gnuplot's default cycle has 8 and would repeat
+COLOURS = ['#9400d3', '#009e73', '#56b4e9', '#e69f00', '#f0e442',
+           '#0072b2', '#e51e10', '#000000', '#a0522d', '#808080',
+           '#ff69b4']
+assert len(COLOURS) >= len(SUBJECTS)
 PHASES = ['insert', 'query', 'remove']
 WORKLOADS = [
     ('itest', '(a) interval_tree_test defaults: 100 random, point queries'),
@@ -256,7 +261,7 @@ def plot(out, ns, ir, kind):
         for j, s in enumerate(SUBJECTS):
             col = 2 + i * len(SUBJECTS) + j
             plots.append(f'"{data}" using 1:{col} with linespoints '
-                         f'lw 2 title "{s}"')
+                         f'lw 2 lc rgb "{COLOURS[j]}" title "{s}"')
         gp.append('plot ' + ', '.join(plots))
     gp.append('unset multiplot')
     subprocess.run(['gnuplot'], input='\n'.join(gp) + '\n', text=True,
