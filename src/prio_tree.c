@@ -230,9 +230,9 @@ struct prio_tree_node *prio_tree_replace(struct prio_tree_root *root,
  * bits whatever index_bits is (3), so sunk size subtrees stay valid.
  * O(k log n); only the first insert of a larger heap pays it.
  */
-static struct prio_tree_node *prio_tree_expand(struct prio_tree_root *root,
-					       struct prio_tree_node *node,
-					       unsigned long heap)
+static noinline struct prio_tree_node *
+prio_tree_expand(struct prio_tree_root *root, struct prio_tree_node *node,
+		 unsigned long heap)
 {
 	struct prio_tree_node *bottom = node, *max;
 	unsigned int bits = root->index_bits, grown = 0, level;
