@@ -6,12 +6,12 @@
  *
  * Usage:  immapbench [-r REPS] [-t SECONDS] SPEC...
  *
- *   SPEC   test-mmap/LABEL:N:F     one process maps N one-page vmas of
+ *   SPEC   test-mmap/LABEL:N:F     one process maps N >= 4 one-page vmas of
  *                                  the file in reverse file order, then
  *                                  forks F children;
  *          rmap-test/LABEL:P:M:S   P children each map the same M windows
- *                                  of S pages at overlapping offsets of a
- *                                  file of 2*S pages.
+ *                                  of S >= 3 pages at overlapping offsets
+ *                                  of a file of 2*S pages.
  *   -r     repetitions of each timed operation (default 5).
  *   -t     watchdog for the whole run, in guest seconds (default 600).
  *
@@ -32,6 +32,15 @@
  *               unmap_mapping_range() of the last page, a range query
  *               [last, ULONG_MAX] of i_mmap.  ns_per_op is per pair.
  *   trunc-half  the same, cutting the second half of the file.
+ *   fork        fork() and reap a child that exits at once, from the
+ *               process holding the shape's mappings (the parent of
+ *               test-mmap, the first child of rmap-test): dup_mmap()
+ *               adds a copy of each of its file vmas to i_mmap next to
+ *               the original, and the child's exit takes them out again.
+ *               ns_per_op is per fork, exit and wait.
+ *   mmap        mmap() of the two file pages just below the middle of
+ *               the file, a range no vma of the shape has, and munmap():
+ *               one i_mmap insert and one remove.  ns_per_op is per pair.
  *
  * Under "qemu -icount shift=0" the guest clock advances one nanosecond
  * per guest instruction, so every ns figure is an instruction count of
@@ -58,7 +67,14 @@
  *     the file, and require a load of the first page beyond the cut and
  *     of the last page to raise SIGBUS (a pte left by a missed vma would
  *     still read the old page), and of the page below the cut to
- *     succeed: in the parent and in every child.
+ *     succeed: in the parent and in every child;
+ *   - fork: the first child forked, untimed, must find every file vma of
+ *     its parent in its own /proc/self/maps; every child must exit 0;
+ *   - mmap: untimed rounds before and after the timed ones must see one
+ *     more vma of the file in /proc/self/maps (the new one merged with
+ *     none) that reads the file's own pages, and none after munmap();
+ *   - after fork and mmap, one more truncate round as above proves that
+ *     i_mmap still reaches every vma of every process.
  *
  * Build static, it runs in a busybox initramfs:
  *
@@ -90,6 +106,9 @@
 #define MAX_CHILDREN	64
 #define CALIBRATE_ROUNDS 4
 #define __printf(a, b)	__attribute__((format(printf, a, b)))
+#ifndef MAP_FIXED_NOREPLACE
+#define MAP_FIXED_NOREPLACE	0x100000	/* Linux 4.17 */
+#endif
 
 
 /* One mapping of the file in one process: pages [pgoff, pgoff + npages). */
@@ -101,8 +120,17 @@ struct bench_map {
 
 /* A command from the parent to one child, on that child's own pipe. */
 struct bench_cmd {
-	char op;		/* 't' load pages, 'p' probe a cut */
+	char op;		/* 't' load pages, 'p' probe a cut, 'f' forks */
 	unsigned long cut;	/* 't': from page cut on; 'p': EOF at cut */
+};
+
+/*
+ * A child's answer: 'y' or 'n', then, for 'f' only, the guest ns that
+ * its timed forks took.
+ */
+struct bench_fork_reply {
+	char ok;
+	uint64_t ns;
 };
 
 /* The shape under test; the children get a copy at fork. */
@@ -267,6 +295,53 @@ static const char *probe_cut(const struct bench_shape *sh, unsigned long cut,
 	return NULL;
 }
 
+/* Reap @pid; true if it exited with status 0. */
+static bool reap(pid_t pid)
+{
+	int status;
+
+	if (waitpid(pid, &status, 0) != pid)
+		return false;
+	return WIFEXITED(status) && !WEXITSTATUS(status);
+}
+
+/*
+ * Fork @count children that exit at once, one after another, from this
+ * process, which holds the shape's mappings; *@ns gets the guest ns from
+ * the first fork to the last reap.  An untimed fork first checks that a
+ * child sees every file vma of this process.  Returns NULL or what went
+ * wrong.
+ */
+static const char *time_forks(const struct bench_shape *sh,
+			      unsigned int count, uint64_t *ns)
+{
+	unsigned int i;
+	uint64_t t0;
+	pid_t pid;
+
+	fflush(stdout);
+	pid = fork();
+	if (pid < 0)
+		return "fork failed";
+	if (!pid)
+		_exit(count_file_vmas(sh) == (long)sh->nmaps ? 0 : 1);
+	if (!reap(pid))
+		return "a forked child did not find every file vma of its parent in /proc/self/maps";
+
+	t0 = now_ns();
+	for (i = 0; i < count; i++) {
+		pid = fork();
+		if (pid < 0)
+			return "fork failed";
+		if (!pid)
+			_exit(0);
+		if (!reap(pid))
+			return "a forked child did not exit with status 0";
+	}
+	*ns = now_ns() - t0;
+	return NULL;
+}
+
 /*
  * A child: map the shape (rmap-test) or keep the inherited mappings
  * (test-mmap), load every page, check /proc/self/maps, say 'y' or 'n',
@@ -299,7 +374,16 @@ static void __noreturn child_main(struct bench_shape *sh, int cmd_fd,
 	if (write(reply_fd, &ok, 1) != 1)
 		_exit(1);
 	while (read(cmd_fd, &cmd, sizeof(cmd)) == sizeof(cmd)) {
+		struct bench_fork_reply fr = { .ok = 'y' };
+
 		ok = 'y';
+		if (cmd.op == 'f') {
+			if (time_forks(sh, reps, &fr.ns))
+				fr.ok = 'n';
+			if (write(reply_fd, &fr, sizeof(fr)) != sizeof(fr))
+				_exit(1);
+			continue;
+		}
 		if (cmd.op == 't')
 			touch_from(sh, cmd.cut);
 		else if (cmd.op == 'p' && probe_cut(sh, cmd.cut, why,
@@ -737,6 +821,104 @@ static void bench_truncate(struct bench_shape *sh, const char *op,
 	report(sh, op, ns, reps);
 }
 
+static void bench_fork(struct bench_shape *sh)
+{
+	struct bench_cmd cmd = { .op = 'f' };
+	struct bench_fork_reply fr;
+	const char *why;
+	uint64_t ns;
+
+	current_op = "fork";
+	if (sh->test_mmap) {
+		why = time_forks(sh, reps, &ns);
+		if (why)
+			bench_fail("%s", why);
+	} else {
+		/* the windows are the children's: the first one forks */
+		if (write(sh->cmd_fd[0], &cmd, sizeof(cmd)) != sizeof(cmd))
+			bench_fail("write to child 0: %s", strerror(errno));
+		if (read(sh->reply_fd, &fr, sizeof(fr)) != sizeof(fr))
+			bench_fail("child 0 did not answer 'f'");
+		if (fr.ok != 'y')
+			bench_fail("child 0: a child it forked did not see all its file vmas, or did not exit 0");
+		ns = fr.ns;
+	}
+	report(sh, "fork", ns, reps);
+}
+
+/*
+ * Map file pages [@pgoff, @pgoff + 1] into @hole (two pages with an
+ * anonymous PROT_NONE vma on either side, which no file vma merges with)
+ * and unmap them, @count times; if @check, also prove the mapping was a
+ * new vma of the file that reads the file's pages.
+ */
+static void map_unmap(struct bench_shape *sh, char *hole, unsigned long pgoff,
+		      unsigned int count, bool check)
+{
+	const unsigned long *word;
+	unsigned int i;
+	unsigned long pg;
+	long vmas;
+	char *addr;
+
+	for (i = 0; i < count; i++) {
+		addr = mmap(hole, 2 * page_size, PROT_READ,
+			    MAP_SHARED | MAP_FIXED_NOREPLACE, sh->fd,
+			    (off_t)pgoff * page_size);
+		if (addr != hole)
+			bench_fail("mmap 2 pages at page %lu: %s", pgoff,
+				   addr == MAP_FAILED ? strerror(errno) :
+				   "not at the hole");
+		if (check) {
+			vmas = count_file_vmas(sh);
+			if (vmas != (long)sh->nmaps + 1)
+				bench_fail("/proc/self/maps shows %ld vmas of %s with the new mapping, expected %lu",
+					   vmas, sh->path, sh->nmaps + 1);
+			/* make_file() wrote each page's number at its start */
+			for (pg = 0; pg < 2; pg++) {
+				word = (const unsigned long *)
+					(addr + pg * page_size);
+				if (*word != pgoff + pg)
+					bench_fail("the new mapping's page %lu reads %lu, expected file page %lu",
+						   pg, *word, pgoff + pg);
+			}
+		}
+		if (munmap(addr, 2 * page_size))
+			bench_fail("munmap: %s", strerror(errno));
+	}
+	if (check && count_file_vmas(sh) != (long)sh->nmaps)
+		bench_fail("/proc/self/maps shows %ld vmas of %s after munmap, expected %lu",
+			   count_file_vmas(sh), sh->path, sh->nmaps);
+}
+
+static void bench_mmap(struct bench_shape *sh)
+{
+	/*
+	 * test-mmap vmas map one page each, rmap-test windows S >= 3 pages;
+	 * below the trunc-half cut, so the pages still hold what make_file()
+	 * wrote (a cut zeroes what lies beyond it)
+	 */
+	unsigned long pgoff = sh->file_pages / 2 - 2;
+	char *reserve;
+	uint64_t t0, ns;
+
+	current_op = "mmap";
+	reserve = mmap(NULL, 4 * page_size, PROT_NONE,
+		       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (reserve == MAP_FAILED)
+		bench_fail("reserve 4 pages: %s", strerror(errno));
+	if (munmap(reserve + page_size, 2 * page_size))
+		bench_fail("munmap: %s", strerror(errno));
+
+	map_unmap(sh, reserve + page_size, pgoff, 1, true);
+	t0 = now_ns();
+	map_unmap(sh, reserve + page_size, pgoff, reps, false);
+	ns = now_ns() - t0;
+	map_unmap(sh, reserve + page_size, pgoff, 1, true);
+	report(sh, "mmap", ns, reps);
+	munmap(reserve, 4 * page_size);
+}
+
 static void run_shape(struct bench_shape *sh)
 {
 	current_shape = sh->name;
@@ -748,6 +930,11 @@ static void run_shape(struct bench_shape *sh)
 	bench_idle(sh);
 	bench_truncate(sh, "trunc-page", sh->file_pages - 1);
 	bench_truncate(sh, "trunc-half", sh->file_pages / 2);
+	bench_fork(sh);
+	bench_mmap(sh);
+	/* fork and mmap changed i_mmap: every vma must still be reached */
+	current_op = "recheck";
+	check_cut(sh, sh->file_pages / 2);
 	current_op = "teardown";
 	end_children(sh);
 	close(sh->fd);
@@ -796,12 +983,14 @@ static bool parse_spec(char *spec, struct bench_shape *sh)
 	if (sh->test_mmap) {
 		sh->n = v[0];
 		sh->f = v[1];
-		return sh->n >= 2 && sh->f <= MAX_CHILDREN;
+		/* N >= 4: "mmap" maps pages N/2 - 2 and N/2 - 1 */
+		return sh->n >= 4 && sh->f <= MAX_CHILDREN;
 	}
 	sh->p = v[0];
 	sh->m = v[1];
 	sh->s = v[2];
-	return sh->p <= MAX_CHILDREN;
+	/* S >= 3: no window is the two-page range that "mmap" maps */
+	return sh->p <= MAX_CHILDREN && sh->s >= 3;
 }
 
 int main(int argc, char **argv)
