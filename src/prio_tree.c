@@ -259,14 +259,60 @@ prio_tree_expand(struct prio_tree_root *root, struct prio_tree_node *node,
 }
 
 /*
+ * Put @node into the place of @old, which hangs from the slot @link (the
+ * root's slot, or its parent's left or right), and unlink @old.  The
+ * insert walk knows @link, so unlike __prio_tree_replace() this needs
+ * neither the root test nor a look at which child of its parent @old is.
+ * Empty child slots point at their owner (5), the root's parent at itself.
+ * O(1).
+ */
+static __always_inline void replace_at(struct prio_tree_node **link,
+				       struct prio_tree_node *old,
+				       struct prio_tree_node *node)
+{
+	struct prio_tree_node *left = old->left, *right = old->right;
+	struct prio_tree_node *parent = old->parent;
+
+	*link = node;
+	node->parent = parent == old ? node : parent;
+	if (left == old) {
+		node->left = node;
+	} else {
+		node->left = left;
+		left->parent = node;
+	}
+	if (right == old) {
+		node->right = node;
+	} else {
+		node->right = right;
+		right->parent = node;
+	}
+}
+
+/*
+ * The slot of @node's right child if @right, else of its left one, chosen
+ * by arithmetic: a branch on the bits of random keys would mispredict half
+ * the time, and the load of the child waits for the choice.
+ */
+static __always_inline struct prio_tree_node **
+child_slot(struct prio_tree_node *node, bool right)
+{
+	const size_t left = offsetof(struct prio_tree_node, left);
+	const size_t step = offsetof(struct prio_tree_node, right) - left;
+
+	return (struct prio_tree_node **)((char *)node + left + right * step);
+}
+
+/*
  * One level of the insert walk: where the carried key [*@radix, *@heap]
- * ranks before *@cur's (1), the carried node takes cur's place, and cur,
- * with its key, is carried on down instead.  cur's key is read once.
+ * ranks before *@cur's (1), the carried node takes cur's place (the slot
+ * @link), and cur, with its key, is carried on down instead.  cur's key
+ * is read once.
  *
  * Return: *@cur if it holds the carried key itself (6), else NULL.
  */
 static __always_inline struct prio_tree_node *
-insert_level(struct prio_tree_root *root, struct prio_tree_node **cur,
+insert_level(struct prio_tree_node **link, struct prio_tree_node **cur,
 	     struct prio_tree_node **carried, unsigned long *radix,
 	     unsigned long *heap, bool raw)
 {
@@ -290,7 +336,7 @@ insert_level(struct prio_tree_root *root, struct prio_tree_node **cur,
 		if (unlikely(*radix == r))
 			return displaced;
 	}
-	__prio_tree_replace(root, displaced, *carried);
+	replace_at(link, displaced, *carried);
 	*cur = *carried;
 	*carried = displaced;
 	*radix = r;
@@ -301,16 +347,17 @@ insert_level(struct prio_tree_root *root, struct prio_tree_node **cur,
 /*
  * prio_tree_insert() for one node flavour, @raw a constant where inlined.
  * The radix levels and the size levels are two loops, so that neither
- * tests at each level which kind of bit it branches on.
+ * tests at each level which kind of bit it branches on.  @link is the
+ * slot cur hangs from.
  */
 static __always_inline struct prio_tree_node *
 __prio_tree_insert(struct prio_tree_root *root, struct prio_tree_node *node,
 		   bool raw)
 {
 	struct prio_tree_node *cur, *carried = node, *next, *twin;
+	struct prio_tree_node **link;
 	unsigned long radix, heap;
 	struct prio_tree_path path;
-	bool right;
 
 	node_key(node, raw, &radix, &heap);
 	if (IS_ENABLED(CONFIG_PRIO_TREE_DEBUG)) {
@@ -324,16 +371,17 @@ __prio_tree_insert(struct prio_tree_root *root, struct prio_tree_node *node,
 		return node;
 	}
 
-	cur = root->prio_tree_node;
+	link = &root->prio_tree_node;
+	cur = *link;
 	path_start(root, &path);
 	for (;;) {
-		twin = insert_level(root, &cur, &carried, &radix, &heap, raw);
+		twin = insert_level(link, &cur, &carried, &radix, &heap, raw);
 		if (unlikely(twin))
 			goto found_twin;
-		right = radix & path.mask;
-		next = right ? cur->right : cur->left;
+		link = child_slot(cur, radix & path.mask);
+		next = *link;
 		if (next == cur)
-			goto link;
+			goto leaf;
 		cur = next;
 		path.mask >>= 1;
 		if (!path.mask)
@@ -341,21 +389,23 @@ __prio_tree_insert(struct prio_tree_root *root, struct prio_tree_node *node,
 	}
 	path_enter_size_levels(&path);
 	for (;;) {
-		twin = insert_level(root, &cur, &carried, &radix, &heap, raw);
+		twin = insert_level(link, &cur, &carried, &radix, &heap, raw);
 		if (unlikely(twin))
 			goto found_twin;
 		/* distinct keys part before the size bits run out (3), (6) */
 		VM_BUG_ON(!path.mask);
-		right = (heap - radix) & path.mask;
-		next = right ? cur->right : cur->left;
+		link = child_slot(cur, (heap - radix) & path.mask);
+		next = *link;
 		if (next == cur)
-			goto link;
+			goto leaf;
 		cur = next;
 		path.mask >>= 1;
 	}
-link:
+leaf:
+	/* the empty slot @link of cur gets the carried node, a new leaf */
 	INIT_PRIO_TREE_NODE(carried);
-	set_child(cur, right, carried);
+	*link = carried;
+	carried->parent = cur;
 	prio_tree_debug_verify(root);
 	return node;
 
