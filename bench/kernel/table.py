@@ -18,7 +18,7 @@ import statistics
 import subprocess
 import sys
 
-OPS = ("idle", "trunc-page", "trunc-half", "fork", "mmap")
+OPS = ("idle", "trunc-page", "trunc-half", "mmap", "fork")
 FLAVOURS = (("stock", "rbtree"), ("default", "prio tree"))
 LINE = re.compile(r"PT-BENCH (\S+) (\S+) n=(\d+) reps=(\d+) ns=(\d+) "
                   r"ns_per_op=([0-9.]+)")
@@ -155,11 +155,11 @@ instructions (kernel and user) per op, median of {args.runs} boots per
 kernel, booted alternately.  Spread: (max - min) / median over the boots.
 idle is per page (one i_mmap stabbing query + a pte check per vma
 found); trunc-* are per ftruncate down and back up (unmap_mapping_range:
-range queries); fork is per fork, exit and wait of a process holding
-the shape's mappings (test-mmap: the N vmas of the parent, rmap-test:
-the M windows of one child), each of whose file vmas is added to i_mmap
-beside its original and removed again; mmap is per mmap and munmap of
-two pages, a range new to i_mmap (one insert, one remove).  See
+range queries); mmap is per mmap and munmap of two pages, a range new
+to i_mmap (one insert, one remove); fork is per fork, exit and wait of
+a process holding the shape's mappings (test-mmap: the N vmas of the
+parent, rmap-test: the M windows of one child), each of whose file vmas
+is added to i_mmap beside its original and removed again.  See
 kernel-port/guest/immapbench.c for the shapes.
 
 {table}

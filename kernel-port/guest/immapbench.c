@@ -32,15 +32,20 @@
  *               unmap_mapping_range() of the last page, a range query
  *               [last, ULONG_MAX] of i_mmap.  ns_per_op is per pair.
  *   trunc-half  the same, cutting the second half of the file.
+ *   mmap        mmap() of the two file pages just below the middle of
+ *               the file, a range no vma of the shape has, and munmap():
+ *               one i_mmap insert and one remove, MMAP_BATCH times per
+ *               repetition.  ns_per_op is per pair.
  *   fork        fork() and reap a child that exits at once, from the
  *               process holding the shape's mappings (the parent of
  *               test-mmap, the first child of rmap-test): dup_mmap()
  *               adds a copy of each of its file vmas to i_mmap next to
  *               the original, and the child's exit takes them out again.
  *               ns_per_op is per fork, exit and wait.
- *   mmap        mmap() of the two file pages just below the middle of
- *               the file, a range no vma of the shape has, and munmap():
- *               one i_mmap insert and one remove.  ns_per_op is per pair.
+ *
+ * Before the timed loops of mmap and fork the guest idles a moment, so
+ * that deferred work of the ops before (RCU callbacks) does not land in
+ * them.
  *
  * Under "qemu -icount shift=0" the guest clock advances one nanosecond
  * per guest instruction, so every ns figure is an instruction count of
@@ -105,6 +110,12 @@
 
 #define MAX_CHILDREN	64
 #define CALIBRATE_ROUNDS 4
+/*
+ * "mmap" pairs per repetition: a pair is some 20,000 instructions, short
+ * enough for one timer interrupt inside the timed loop to move a median
+ * of a few pairs by 10-30%
+ */
+#define MMAP_BATCH	64
 #define __printf(a, b)	__attribute__((format(printf, a, b)))
 #ifndef MAP_FIXED_NOREPLACE
 #define MAP_FIXED_NOREPLACE	0x100000	/* Linux 4.17 */
@@ -195,6 +206,17 @@ static uint64_t now_ns(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (uint64_t)ts.tv_sec * 1000000000ULL + ts.tv_nsec;
+}
+
+/*
+ * Let the kernel's deferred work drain before a timed loop: work left by
+ * the ops before (RCU callbacks, for one) that ran inside it would count
+ * as its instructions.  An idle guest's clock jumps to its next timer
+ * under -icount, so the wait costs no instructions and little host time.
+ */
+static void settle(void)
+{
+	usleep(100 * 1000);
 }
 
 static void report(const struct bench_shape *sh, const char *op,
@@ -328,6 +350,7 @@ static const char *time_forks(const struct bench_shape *sh,
 	if (!reap(pid))
 		return "a forked child did not find every file vma of its parent in /proc/self/maps";
 
+	settle();
 	t0 = now_ns();
 	for (i = 0; i < count; i++) {
 		pid = fork();
@@ -911,12 +934,41 @@ static void bench_mmap(struct bench_shape *sh)
 		bench_fail("munmap: %s", strerror(errno));
 
 	map_unmap(sh, reserve + page_size, pgoff, 1, true);
+	settle();
 	t0 = now_ns();
-	map_unmap(sh, reserve + page_size, pgoff, reps, false);
+	map_unmap(sh, reserve + page_size, pgoff, reps * MMAP_BATCH, false);
 	ns = now_ns() - t0;
 	map_unmap(sh, reserve + page_size, pgoff, 1, true);
-	report(sh, "mmap", ns, reps);
+	report(sh, "mmap", ns, reps * MMAP_BATCH);
 	munmap(reserve, 4 * page_size);
+}
+
+/*
+ * Unmap the parent's mappings of the file.  The children of the next
+ * shapes are forked from the parent, and a fork copies every vma: left
+ * mapped, this shape's vmas would be copied into them and add to what
+ * their "fork" measures, and i_mmap inserts into this file's tree.
+ */
+static void unmap_shape(struct bench_shape *sh)
+{
+	char *start = sh->maps[0].addr;
+	size_t pages = sh->maps[0].npages;
+	long left;
+
+	/* test-mmap's pages lie in reverse file order, back to back */
+	if (sh->test_mmap) {
+		start = sh->maps[sh->nmaps - 1].addr;
+		pages = sh->nmaps;
+	}
+	if (munmap(start, pages * page_size))
+		bench_fail("munmap the parent's mappings: %s", strerror(errno));
+	left = count_file_vmas(sh);
+	if (left)
+		bench_fail("/proc/self/maps still shows %ld vmas of %s after munmap",
+			   left, sh->path);
+	free(sh->maps);
+	sh->maps = NULL;
+	sh->nmaps = 0;
 }
 
 static void run_shape(struct bench_shape *sh)
@@ -930,16 +982,16 @@ static void run_shape(struct bench_shape *sh)
 	bench_idle(sh);
 	bench_truncate(sh, "trunc-page", sh->file_pages - 1);
 	bench_truncate(sh, "trunc-half", sh->file_pages / 2);
-	bench_fork(sh);
 	bench_mmap(sh);
+	bench_fork(sh);
 	/* fork and mmap changed i_mmap: every vma must still be reached */
 	current_op = "recheck";
 	check_cut(sh, sh->file_pages / 2);
 	current_op = "teardown";
 	end_children(sh);
+	unmap_shape(sh);
 	close(sh->fd);
 	unlink(sh->path);
-	/* the parent's mappings go with the process; none is reused */
 }
 
 static void __noreturn usage(void)
