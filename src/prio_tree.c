@@ -154,28 +154,35 @@ static void prio_tree_debug_verify(const struct prio_tree_root *root)
 }
 
 /*
- * Put @node into @old's place and unlink @old, without any check: the
- * insert walk swaps a node with a different key into a place this way
- * (its caller then restores the invariants), so only the exported
- * prio_tree_replace() may insist on equal keys.  O(1).
+ * Put @node into the place of @old, which hangs from the slot @link (the
+ * root's slot, or its parent's left or right), and unlink @old, without
+ * any check: the insert walk swaps a node with a different key into a
+ * place this way (it then restores the invariants), so only the exported
+ * prio_tree_replace() may insist on equal keys.  The walk knows @link;
+ * prio_tree_replace() looks it up.  Empty child slots point at their
+ * owner (5), the root's parent at itself.  O(1).
  */
-static __always_inline void __prio_tree_replace(struct prio_tree_root *root,
-						struct prio_tree_node *old,
-						struct prio_tree_node *node)
+static __always_inline void replace_at(struct prio_tree_node **link,
+				       struct prio_tree_node *old,
+				       struct prio_tree_node *node)
 {
-	INIT_PRIO_TREE_NODE(node);
-	if (prio_tree_root(old)) {
-		VM_BUG_ON(root->prio_tree_node != old);
-		root->prio_tree_node = node;
+	struct prio_tree_node *left = old->left, *right = old->right;
+	struct prio_tree_node *parent = old->parent;
+
+	*link = node;
+	node->parent = parent == old ? node : parent;
+	if (left == old) {
+		node->left = node;
 	} else {
-		VM_BUG_ON(old->parent->left != old &&
-			  old->parent->right != old);
-		set_child(old->parent, old->parent->right == old, node);
+		node->left = left;
+		left->parent = node;
 	}
-	if (!prio_tree_left_empty(old))
-		set_child(node, false, old->left);
-	if (!prio_tree_right_empty(old))
-		set_child(node, true, old->right);
+	if (right == old) {
+		node->right = node;
+	} else {
+		node->right = right;
+		right->parent = node;
+	}
 }
 
 /**
@@ -193,6 +200,8 @@ struct prio_tree_node *prio_tree_replace(struct prio_tree_root *root,
 					 struct prio_tree_node *old,
 					 struct prio_tree_node *node)
 {
+	struct prio_tree_node **link, *parent;
+
 	if (IS_ENABLED(CONFIG_PRIO_TREE_DEBUG)) {
 		unsigned long r1, h1, r2, h2;
 
@@ -202,7 +211,15 @@ struct prio_tree_node *prio_tree_replace(struct prio_tree_root *root,
 		BUG_ON(!prio_tree_contains(root, old));
 		BUG_ON(prio_tree_contains(root, node));
 	}
-	__prio_tree_replace(root, old, node);
+	if (prio_tree_root(old)) {
+		VM_BUG_ON(root->prio_tree_node != old);
+		link = &root->prio_tree_node;
+	} else {
+		parent = old->parent;
+		VM_BUG_ON(parent->left != old && parent->right != old);
+		link = parent->right == old ? &parent->right : &parent->left;
+	}
+	replace_at(link, old, node);
 	return old;
 }
 
@@ -256,37 +273,6 @@ prio_tree_expand(struct prio_tree_root *root, struct prio_tree_node *node,
 	root->prio_tree_node = node;
 	root->index_bits = bits + grown;
 	return node;
-}
-
-/*
- * Put @node into the place of @old, which hangs from the slot @link (the
- * root's slot, or its parent's left or right), and unlink @old.  The
- * insert walk knows @link, so unlike __prio_tree_replace() this needs
- * neither the root test nor a look at which child of its parent @old is.
- * Empty child slots point at their owner (5), the root's parent at itself.
- * O(1).
- */
-static __always_inline void replace_at(struct prio_tree_node **link,
-				       struct prio_tree_node *old,
-				       struct prio_tree_node *node)
-{
-	struct prio_tree_node *left = old->left, *right = old->right;
-	struct prio_tree_node *parent = old->parent;
-
-	*link = node;
-	node->parent = parent == old ? node : parent;
-	if (left == old) {
-		node->left = node;
-	} else {
-		node->left = left;
-		left->parent = node;
-	}
-	if (right == old) {
-		node->right = node;
-	} else {
-		node->right = right;
-		right->parent = node;
-	}
 }
 
 /*
