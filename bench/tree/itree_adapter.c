@@ -222,7 +222,7 @@ static void ool_query(void *p, unsigned long first, unsigned long last,
 /*
  * itree-vma.  The vma is the compat one prio-vma links (compat/linux/mm.h),
  * field for field, with 6.1's i_mmap linkage in place of the prio tree's:
- * both are 72 bytes with vm_pgoff at the same offset, so the two subjects
+ * both are 64 bytes with vm_pgoff at the same offset, so the two subjects
  * touch the same cache lines per node.  The check below keeps them so.
  */
 #define IT_VMA_PAGE_SHIFT	12
@@ -236,10 +236,9 @@ struct it_vma {
 		unsigned long rb_subtree_last;
 	} shared;
 	unsigned long vm_pgoff;
-	void *vm_private_data;
 };
 
-_Static_assert(sizeof(struct it_vma) == 9 * sizeof(long) &&
+_Static_assert(sizeof(struct it_vma) == 8 * sizeof(long) &&
 	       offsetof(struct it_vma, vm_pgoff) == 7 * sizeof(long),
 	       "itree-vma must keep the layout of the compat vm_area_struct");
 

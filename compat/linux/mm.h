@@ -8,6 +8,12 @@
  * takes four words.  The kernel port gives the real vm_area_struct the
  * same union (kernel-port/patches/0001); the layout rules of that union
  * are explained in <linux/vma_prio_tree.h>.
+ *
+ * That is eight words: 64 bytes on a 64-bit machine, one cache line for
+ * a vma that starts on one (as objects of a 64-byte slab cache do), so a
+ * tree walk reads one line per vma it visits.  Nothing else goes in
+ * here unless a user of this header reads it (the check below keeps the
+ * size honest); the kernel's own vma is larger.
  */
 #ifndef _COMPAT_LINUX_MM_H
 #define _COMPAT_LINUX_MM_H
@@ -53,7 +59,9 @@ struct vm_area_struct {
 	} shared;
 
 	unsigned long vm_pgoff;		/* offset in the file, in pages */
-	void *vm_private_data;
 };
+
+_Static_assert(sizeof(struct vm_area_struct) == 8 * sizeof(long),
+	       "compat's vma is one 64-byte cache line on 64-bit");
 
 #endif /* _COMPAT_LINUX_MM_H */
