@@ -8,6 +8,8 @@
 #ifndef PTBENCH_H
 #define PTBENCH_H
 
+#include <stddef.h>
+
 struct bench_ops {
 	const char *name;
 	const char *what;
@@ -38,6 +40,14 @@ extern const struct bench_ops prio_vma_ops, prio_inline_ops, prio_node_ops,
 	priotree_ops,
 	priotree_build_ops, itree_ops, itree_ool_ops, itree_vma_ops, bsdrb_ops,
 	iitree_ops, list_ops;
+
+/*
+ * @n zeroed node slots of @size bytes, on a cache line and, when large,
+ * on huge pages (ptbench.c says why).  Every adapter takes its node array
+ * from here, so every subject gets the same kind of memory.  Freed with
+ * free().
+ */
+void *bench_nodes(unsigned long n, size_t size);
 
 /* order-independent hash of one hit */
 static inline unsigned long bench_mix(unsigned long id)

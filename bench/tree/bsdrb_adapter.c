@@ -60,7 +60,7 @@ static void *bsd_create(unsigned long n)
 	if (!ix)
 		return NULL;
 	RB_INIT(&ix->head);
-	ix->nodes = calloc(n, sizeof(*ix->nodes));
+	ix->nodes = bench_nodes(n, sizeof(*ix->nodes));
 	if (!ix->nodes) {
 		free(ix);
 		return NULL;

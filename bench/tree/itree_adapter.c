@@ -41,7 +41,7 @@ static void *itree_create(unsigned long n)
 	if (!ix)
 		return NULL;
 	ix->root = RB_ROOT_CACHED;
-	ix->nodes = calloc(n, sizeof(*ix->nodes));
+	ix->nodes = bench_nodes(n, sizeof(*ix->nodes));
 	if (!ix->nodes) {
 		free(ix);
 		return NULL;
@@ -270,7 +270,7 @@ static void *itv_create(unsigned long n)
 	if (!ix)
 		return NULL;
 	ix->root = RB_ROOT_CACHED;
-	ix->vmas = calloc(n, sizeof(*ix->vmas));
+	ix->vmas = bench_nodes(n, sizeof(*ix->vmas));
 	if (!ix->vmas) {
 		free(ix);
 		return NULL;

@@ -23,7 +23,7 @@ static void *prio_create(unsigned long n)
 	if (!ix)
 		return NULL;
 	INIT_RAW_PRIO_TREE_ROOT(&ix->root);
-	ix->vmas = kcalloc(n, sizeof(*ix->vmas), GFP_KERNEL);
+	ix->vmas = bench_nodes(n, sizeof(*ix->vmas));
 	if (!ix->vmas) {
 		kfree(ix);
 		return NULL;
@@ -241,7 +241,7 @@ static void *node_create(unsigned long n)
 	if (!ix)
 		return NULL;
 	INIT_PRIO_TREE_ROOT(&ix->root);
-	ix->nodes = kcalloc(n, sizeof(*ix->nodes), GFP_KERNEL);
+	ix->nodes = bench_nodes(n, sizeof(*ix->nodes));
 	ix->dup_next = kcalloc(n, sizeof(*ix->dup_next), GFP_KERNEL);
 	ix->dup_prev = kcalloc(n, sizeof(*ix->dup_prev), GFP_KERNEL);
 	if (!ix->nodes || !ix->dup_next || !ix->dup_prev) {
@@ -351,7 +351,7 @@ static void *list_create(unsigned long n)
 	if (!ix)
 		return NULL;
 	INIT_LIST_HEAD(&ix->head);
-	ix->nodes = kcalloc(n, sizeof(*ix->nodes), GFP_KERNEL);
+	ix->nodes = bench_nodes(n, sizeof(*ix->nodes));
 	if (!ix->nodes) {
 		kfree(ix);
 		return NULL;

@@ -76,6 +76,7 @@ log=$out/run.log
 	echo "library: $(git -C "$src" log -1 --format='%h %s' -- src include 2>/dev/null)"
 	echo "library build: $("$ptbench" --build-info)"
 	echo "load average at start: $(cut -d' ' -f1-3 /proc/loadavg)"
+	echo "node arrays: 64-byte aligned; 2 MiB and larger on transparent huge pages by madvise() (THP setting: $(cat /sys/kernel/mm/transparent_hugepage/enabled 2>/dev/null || echo unknown))"
 	echo "runs: $RUNS per point (medians of thread CPU time) in each of $ROUNDS rounds, cap per run: $CAP s"
 	echo "lanes: $JOBS, pinned to CPUs ${cpus[*]}, one job at a time each"
 } > "$out/machine.txt"
