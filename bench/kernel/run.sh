@@ -20,11 +20,14 @@
 #    usable RAM 32 pages short of such a boundary).
 # 4. table.py checks every run printed every line and no FAIL, then
 #    prints the medians, prio/stock ratios and the boot-to-boot spread,
-#    and writes bench/kernel/results.md.
+#    and writes bench/kernel/results.md (or $BENCH_RESULTS).
 #
 # Knobs: BENCH_RUNS, BENCH_REPS (timed repetitions inside a boot, default
 # 3), BENCH_SPECS (immapbench SPECs, see its header), BENCH_TIMEOUT
-# (seconds per boot, default 600), PRIOTREE_KBUILD (build area, default
+# (seconds per boot, default 600), BENCH_RESULTS (the table's file,
+# default bench/kernel/results.md; the meson test points it into the
+# build directory, so a test run leaves the committed table alone),
+# PRIOTREE_KBUILD (build area, default
 # /var/tmp/libpriotree-kbuild).  Every qemu run holds
 # $PRIOTREE_KBUILD/suite.lock, like run-suite.sh's jobs.  Any FAIL line,
 # missing line, timeout or build failure ends the script non-zero.
@@ -39,6 +42,7 @@ runs=${BENCH_RUNS:-3}
 reps=${BENCH_REPS:-3}
 specs=${BENCH_SPECS:-"test-mmap/small:2000:5 rmap-test/small:8:32:64 test-mmap/large:20000:5 rmap-test/large:16:64:128"}
 timeout=${BENCH_TIMEOUT:-600}
+results=${BENCH_RESULTS:-$here/results.md}
 work=$kbuild/bench-kernel
 kport=$repo/kernel-port
 . "$kport/boot-lib.sh"
@@ -123,4 +127,4 @@ done
 cmd="bench/kernel/run.sh${1:+ $1}  (BENCH_RUNS=$runs BENCH_REPS=$reps BENCH_SPECS=\"$specs\")"
 python3 "$here/table.py" --runs "$runs" --specs "$specs" \
 	--command "$cmd" --total-seconds "$(($(date +%s) - t_start))" \
-	--results "$here/results.md" "$work"
+	--results "$results" "$work"
