@@ -73,7 +73,7 @@ log=$out/run.log
 	echo "command: bench/tree/run.sh --all ${2} ${3:-build}"
 	echo "host: $(uname -srm), $(nproc) cores, $(lscpu | sed -n 's/^Model name: *//p' | head -1)"
 	echo "compiler: $(cc --version | head -1), meson buildtype $(meson introspect --buildoptions "$build" | python3 -c 'import json,sys; print([o["value"] for o in json.load(sys.stdin) if o["name"]=="buildtype"][0])')"
-	echo "library: $(git -C "$src" log -1 --format='%h %s' -- src include 2>/dev/null)"
+	echo "library: $(git -C "$src" log -1 --format='%h %s' -- src include compat 2>/dev/null)"
 	echo "library build: $("$ptbench" --build-info)"
 	echo "load average at start: $(cut -d' ' -f1-3 /proc/loadavg)"
 	echo "node arrays: 64-byte aligned; 2 MiB and larger on transparent huge pages by madvise() (THP setting: $(cat /sys/kernel/mm/transparent_hugepage/enabled 2>/dev/null || echo unknown))"
