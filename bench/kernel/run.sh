@@ -124,6 +124,7 @@ while [ "$run" -le "$runs" ]; do
 	run=$((run + 1))
 done
 
+mkdir -p "$(dirname "$results")"
 cmd="bench/kernel/run.sh${1:+ $1}  (BENCH_RUNS=$runs BENCH_REPS=$reps BENCH_SPECS=\"$specs\")"
 python3 "$here/table.py" --runs "$runs" --specs "$specs" \
 	--command "$cmd" --total-seconds "$(($(date +%s) - t_start))" \
