@@ -154,6 +154,20 @@ static void prio_tree_debug_verify(const struct prio_tree_root *root)
 }
 
 /*
+ * The slot of @node's right child if @right, else of its left one, chosen
+ * by arithmetic: a branch on the bits of random keys would mispredict half
+ * the time, and the load of the child waits for the choice.
+ */
+static __always_inline struct prio_tree_node **
+child_slot(struct prio_tree_node *node, bool right)
+{
+	const size_t left = offsetof(struct prio_tree_node, left);
+	const size_t step = offsetof(struct prio_tree_node, right) - left;
+
+	return (struct prio_tree_node **)((char *)node + left + right * step);
+}
+
+/*
  * Put @node into the place of @old, which hangs from the slot @link (the
  * root's slot, or its parent's left or right), and unlink @old, without
  * any check: the insert walk swaps a node with a different key into a
@@ -217,7 +231,7 @@ struct prio_tree_node *prio_tree_replace(struct prio_tree_root *root,
 	} else {
 		parent = old->parent;
 		VM_BUG_ON(parent->left != old && parent->right != old);
-		link = parent->right == old ? &parent->right : &parent->left;
+		link = child_slot(parent, parent->right == old);
 	}
 	replace_at(link, old, node);
 	return old;
@@ -273,20 +287,6 @@ prio_tree_expand(struct prio_tree_root *root, struct prio_tree_node *node,
 	root->prio_tree_node = node;
 	root->index_bits = bits + grown;
 	return node;
-}
-
-/*
- * The slot of @node's right child if @right, else of its left one, chosen
- * by arithmetic: a branch on the bits of random keys would mispredict half
- * the time, and the load of the child waits for the choice.
- */
-static __always_inline struct prio_tree_node **
-child_slot(struct prio_tree_node *node, bool right)
-{
-	const size_t left = offsetof(struct prio_tree_node, left);
-	const size_t step = offsetof(struct prio_tree_node, right) - left;
-
-	return (struct prio_tree_node **)((char *)node + left + right * step);
 }
 
 /*

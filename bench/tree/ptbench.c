@@ -124,25 +124,20 @@ static int small_pages;
 
 void *bench_nodes(unsigned long n, size_t size)
 {
-	size_t bytes;
+	size_t bytes, align;
 	void *p;
 
 	if (size && n > (SIZE_MAX - BENCH_HUGE) / size)
 		return NULL;
 	bytes = (n ? n : 1) * size;
-	if (small_pages || bytes < BENCH_HUGE) {
-		bytes = (bytes + BENCH_LINE - 1) & ~(size_t)(BENCH_LINE - 1);
-		p = aligned_alloc(BENCH_LINE, bytes);
-		if (p)
-			memset(p, 0, bytes);
-		return p;
-	}
-	bytes = (bytes + BENCH_HUGE - 1) & ~(size_t)(BENCH_HUGE - 1);
-	p = aligned_alloc(BENCH_HUGE, bytes);
+	align = small_pages || bytes < BENCH_HUGE ? BENCH_LINE : BENCH_HUGE;
+	bytes = (bytes + align - 1) & ~(align - 1);
+	p = aligned_alloc(align, bytes);
 	if (!p)
 		return NULL;
 	/* a hint: where THP is off the array is still correct, just slower */
-	madvise(p, bytes, MADV_HUGEPAGE);
+	if (align == BENCH_HUGE)
+		madvise(p, bytes, MADV_HUGEPAGE);
 	memset(p, 0, bytes);
 	return p;
 }
