@@ -154,20 +154,6 @@ static void prio_tree_debug_verify(const struct prio_tree_root *root)
 }
 
 /*
- * The slot of @node's right child if @right, else of its left one, chosen
- * by arithmetic: a branch on the bits of random keys would mispredict half
- * the time, and the load of the child waits for the choice.
- */
-static __always_inline struct prio_tree_node **
-child_slot(struct prio_tree_node *node, bool right)
-{
-	const size_t left = offsetof(struct prio_tree_node, left);
-	const size_t step = offsetof(struct prio_tree_node, right) - left;
-
-	return (struct prio_tree_node **)((char *)node + left + right * step);
-}
-
-/*
  * Put @node into the place of @old, which hangs from the slot @link (the
  * root's slot, or its parent's left or right), and unlink @old, without
  * any check: the insert walk swaps a node with a different key into a
@@ -231,7 +217,7 @@ struct prio_tree_node *prio_tree_replace(struct prio_tree_root *root,
 	} else {
 		parent = old->parent;
 		VM_BUG_ON(parent->left != old && parent->right != old);
-		link = child_slot(parent, parent->right == old);
+		link = __prio_tree_child_slot(parent, parent->right == old);
 	}
 	replace_at(link, old, node);
 	return old;
@@ -364,7 +350,7 @@ __prio_tree_insert(struct prio_tree_root *root, struct prio_tree_node *node,
 		twin = insert_level(link, &cur, &carried, &radix, &heap, raw);
 		if (unlikely(twin))
 			goto found_twin;
-		link = child_slot(cur, radix & path.mask);
+		link = __prio_tree_child_slot(cur, radix & path.mask);
 		next = *link;
 		if (next == cur)
 			goto leaf;
@@ -380,7 +366,7 @@ __prio_tree_insert(struct prio_tree_root *root, struct prio_tree_node *node,
 			goto found_twin;
 		/* distinct keys part before the size bits run out (3), (6) */
 		VM_BUG_ON(!path.mask);
-		link = child_slot(cur, (heap - radix) & path.mask);
+		link = __prio_tree_child_slot(cur, (heap - radix) & path.mask);
 		next = *link;
 		if (next == cur)
 			goto leaf;

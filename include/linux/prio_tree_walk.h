@@ -52,6 +52,21 @@ __prio_tree_heap(const struct prio_tree_node *node, bool raw)
 	return raw ? HEAP_INDEX(__prio_tree_raw_vma(node)) : node->last;
 }
 
+/*
+ * The slot of @node's right child if @right, else of its left one, chosen
+ * by arithmetic: a branch on the bits of random keys would mispredict half
+ * the time, and the load of the child waits for the choice.  The query's
+ * path and the insert's walk both turn this way.
+ */
+static __always_inline struct prio_tree_node **
+__prio_tree_child_slot(struct prio_tree_node *node, bool right)
+{
+	const size_t left = offsetof(struct prio_tree_node, left);
+	const size_t step = offsetof(struct prio_tree_node, right) - left;
+
+	return (struct prio_tree_node **)((char *)node + left + right * step);
+}
+
 /* The vma a raw tree node is embedded in. */
 static __always_inline struct vm_area_struct *
 __prio_tree_node_vma(struct prio_tree_node *node)
@@ -174,8 +189,9 @@ __prio_tree_walk(struct prio_tree_iter *iter, unsigned long begin,
 		 unsigned long end, bool raw)
 {
 	struct prio_tree_node *cur = iter->cur, *sub = iter->subtree;
-	struct prio_tree_node *child, *parent;
-	unsigned long mask;
+	struct prio_tree_node *child, *parent, *left;
+	unsigned long mask, bound;
+	bool right;
 
 	if (!sub)
 		goto path;
@@ -210,17 +226,46 @@ path:
 	mask = iter->mask;
 	for (;;) {
 		/* cur is on the path, and its children branch on @mask */
-		if (end & mask) {
-			child = cur->left;
-			if (child != cur &&
-			    __prio_tree_heap(child, raw) >= begin) {
-				iter->subtree = child;
-				iter->mask = mask;
-				goto hit;
+		if (raw) {
+			/*
+			 * A raw heap is three loads and three operations.  Made
+			 * on every level (as below), it cost more time in
+			 * bench/tree than the mispredicted turns it saved, so a
+			 * raw path branches on the turn and reads the left
+			 * child's heap on right turns only.
+			 */
+			if (end & mask) {
+				child = cur->left;
+				if (child != cur &&
+				    __prio_tree_heap(child, raw) >= begin)
+					goto left_subtree;
+				child = cur->right;
+			} else {
+				child = cur->left;
 			}
-			child = cur->right;
 		} else {
-			child = cur->left;
+			/*
+			 * The turn is @end's bit: for a random query, a coin
+			 * toss at every level, which a branch mispredicts half
+			 * the time.  So it is arithmetic (the slot the bit
+			 * picks), and so is the one test that differs between
+			 * the turns, a right turn's offer of the left subtree
+			 * by its root's heap: a plain heap is one load, made
+			 * on every level, and compared with a bound that only
+			 * a right turn brings down to @begin.  On a left turn
+			 * the bound is ULONG_MAX, which only a heap of
+			 * ULONG_MAX meets, and the rarely taken branch then
+			 * turns that away.
+			 */
+			right = end & mask;
+			left = cur->left;
+			bound = begin | ((unsigned long)right - 1);
+			child = *__prio_tree_child_slot(cur, right);
+			if (unlikely(__prio_tree_heap(left, raw) >= bound) &&
+			    right && left != cur) {
+				child = left;
+				goto left_subtree;
+			}
 		}
 path_child:
 		if (child == cur)
@@ -245,6 +290,10 @@ path_child:
 		}
 	}
 
+left_subtree:
+	/* the subtree within @end comes first; the path goes on after it */
+	iter->subtree = child;
+	iter->mask = mask;
 hit:
 	iter->cur = child;
 	return child;
