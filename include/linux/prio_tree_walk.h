@@ -55,8 +55,8 @@ __prio_tree_heap(const struct prio_tree_node *node, bool raw)
 /*
  * The slot of @node's right child if @right, else of its left one, chosen
  * by arithmetic: a branch on the bits of random keys would mispredict half
- * the time, and the load of the child waits for the choice.  The query's
- * path and the insert's walk both turn this way.
+ * the time, and the load of the child waits for the choice.  The insert's
+ * walk turns this way, and so does the query's path over plain nodes.
  */
 static __always_inline struct prio_tree_node **
 __prio_tree_child_slot(struct prio_tree_node *node, bool right)
