@@ -189,9 +189,8 @@ __prio_tree_walk(struct prio_tree_iter *iter, unsigned long begin,
 		 unsigned long end, bool raw)
 {
 	struct prio_tree_node *cur = iter->cur, *sub = iter->subtree;
-	struct prio_tree_node *child, *parent, *left;
-	unsigned long mask, bound;
-	bool right;
+	struct prio_tree_node *child, *parent;
+	unsigned long mask;
 
 	if (!sub)
 		goto path;
@@ -257,9 +256,10 @@ path:
 			 * ULONG_MAX meets, and the rarely taken branch then
 			 * turns that away.
 			 */
-			right = end & mask;
-			left = cur->left;
-			bound = begin | ((unsigned long)right - 1);
+			struct prio_tree_node *left = cur->left;
+			bool right = end & mask;
+			unsigned long bound = begin | ((unsigned long)right - 1);
+
 			child = *__prio_tree_child_slot(cur, right);
 			if (unlikely(__prio_tree_heap(left, raw) >= bound) &&
 			    right && left != cur) {
