@@ -219,7 +219,14 @@ __prio_tree_walk(struct prio_tree_iter *iter, unsigned long begin,
 	iter->subtree = NULL;
 	cur = sub->parent;
 	child = cur->right;
-	goto path_child;
+	/*
+	 * Joined below the loop's test of the child, where @cur is dead: a
+	 * join that @cur had to reach too cost the path two register moves
+	 * a level (gcc 12).
+	 */
+	if (child == cur)
+		goto done;
+	goto path_down;
 
 path:
 	mask = iter->mask;
@@ -254,7 +261,10 @@ path:
 			 * a right turn brings down to @begin.  On a left turn
 			 * the bound is ULONG_MAX, which only a heap of
 			 * ULONG_MAX meets, and the rarely taken branch then
-			 * turns that away.
+			 * turns that away by the child the slot gave: the left
+			 * one itself.  On a right turn that child differs from
+			 * an existing left one (a missing child is @cur), so
+			 * no flag for the turn is kept past the slot.
 			 */
 			struct prio_tree_node *left = cur->left;
 			bool right = end & mask;
@@ -262,14 +272,14 @@ path:
 
 			child = *__prio_tree_child_slot(cur, right);
 			if (unlikely(__prio_tree_heap(left, raw) >= bound) &&
-			    right && left != cur) {
+			    left != child && left != cur) {
 				child = left;
 				goto left_subtree;
 			}
 		}
-path_child:
 		if (child == cur)
 			goto done;
+path_down:
 		cur = child;
 		mask >>= 1;
 		/*
