@@ -418,17 +418,28 @@ static void __noreturn child_main(struct bench_shape *sh, int cmd_fd,
 	_exit(0);
 }
 
-/* Send @op to child @i and wait for its answer. */
+/*
+ * Send @cmd to child @i and read its answer, @size bytes, into @reply.
+ * Both fit in a pipe's atomic write (PIPE_BUF), so each arrives whole.
+ */
+static void child_exchange(struct bench_shape *sh, unsigned long i,
+			   const struct bench_cmd *cmd, void *reply,
+			   size_t size)
+{
+	if (write(sh->cmd_fd[i], cmd, sizeof(*cmd)) != sizeof(*cmd))
+		bench_fail("write to child %lu: %s", i, strerror(errno));
+	if (read(sh->reply_fd, reply, size) != (ssize_t)size)
+		bench_fail("child %lu did not answer '%c'", i, cmd->op);
+}
+
+/* Send @op to child @i; true if it answered 'y'. */
 static bool ask_child(struct bench_shape *sh, unsigned long i, char op,
 		      unsigned long cut)
 {
 	struct bench_cmd cmd = { .op = op, .cut = cut };
 	char ok;
 
-	if (write(sh->cmd_fd[i], &cmd, sizeof(cmd)) != sizeof(cmd))
-		bench_fail("write to child %lu: %s", i, strerror(errno));
-	if (read(sh->reply_fd, &ok, 1) != 1)
-		bench_fail("child %lu did not answer '%c'", i, op);
+	child_exchange(sh, i, &cmd, &ok, sizeof(ok));
 	return ok == 'y';
 }
 
@@ -858,10 +869,7 @@ static void bench_fork(struct bench_shape *sh)
 			bench_fail("%s", why);
 	} else {
 		/* the windows are the children's: the first one forks */
-		if (write(sh->cmd_fd[0], &cmd, sizeof(cmd)) != sizeof(cmd))
-			bench_fail("write to child 0: %s", strerror(errno));
-		if (read(sh->reply_fd, &fr, sizeof(fr)) != sizeof(fr))
-			bench_fail("child 0 did not answer 'f'");
+		child_exchange(sh, 0, &cmd, &fr, sizeof(fr));
 		if (fr.ok != 'y')
 			bench_fail("child 0: a child it forked did not see all its file vmas, or did not exit 0");
 		ns = fr.ns;
