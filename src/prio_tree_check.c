@@ -195,6 +195,7 @@ int prio_tree_check(const struct prio_tree_root *root,
 {
 	struct check_walk w = { .fault = fault };
 	const struct prio_tree_node *cur = root->prio_tree_node;
+	unsigned long radix, heap;
 	int ret;
 
 	preorder_start(&w.walk, root);
@@ -216,5 +217,13 @@ int prio_tree_check(const struct prio_tree_root *root,
 		if (ret)
 			return ret;
 	} while (preorder_next(&w.walk));
+
+	/* the largest heap is the root's (1): no fewer bits may hold it */
+	w.walk.depth = 0;
+	get_index(root, cur, &radix, &heap);
+	if (root->index_bits > 1 &&
+	    heap <= prio_tree_maxindex(root->index_bits - 1))
+		return check_fail(&w, "4 bound: index_bits above what the largest heap needs",
+				  cur, radix, heap);
 	return 0;
 }

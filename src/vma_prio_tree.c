@@ -204,10 +204,8 @@ int vma_prio_tree_check(const struct prio_tree_root *root,
 	struct prio_tree_node *node;
 	int ret;
 
-	ret = prio_tree_check(root, fault);
-	if (ret || prio_tree_empty(root))
-		return ret;
-	if (!root->raw) {
+	/* first: read as plain nodes, a raw tree's keys mean nothing */
+	if (!prio_tree_empty(root) && !root->raw) {
 		if (fault) {
 			fault->invariant = "7 vm_set: vma tree without a raw root";
 			fault->node = root->prio_tree_node;
@@ -216,6 +214,9 @@ int vma_prio_tree_check(const struct prio_tree_root *root,
 		}
 		return -EUCLEAN;
 	}
+	ret = prio_tree_check(root, fault);
+	if (ret || prio_tree_empty(root))
+		return ret;
 	for (node = prio_tree_first(root, &iter, 0, ULONG_MAX); node;
 	     node = prio_tree_next(root, &iter, 0, ULONG_MAX)) {
 		ret = check_vm_set(__prio_tree_node_vma(node), fault);

@@ -37,8 +37,10 @@
  *      use BITS_PER_LONG bits, never index_bits: growing index_bits then
  *      moves whole subtrees down without invalidating their size paths.
  *  (4) Bound.  1 <= index_bits <= BITS_PER_LONG, every heap_index is at
- *      most prio_tree_maxindex(index_bits), and an empty tree has
- *      index_bits == 1.
+ *      most prio_tree_maxindex(index_bits), and index_bits is the fewest
+ *      bits for which that holds: an insert grows it only as far as its
+ *      heap needs, and a remove of the largest heap shrinks it again.
+ *      An empty tree has index_bits == 1.
  *  (5) Links.  The root is its own parent, every child points back at
  *      its parent, and an empty child slot points at the node itself
  *      (never NULL).

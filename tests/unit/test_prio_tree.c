@@ -287,12 +287,67 @@ static void test_ulong_max(void **state)
 	tn_remove(&p, 1);
 	tn_remove(&p, 0);
 	check_all_queries(&p);
-	/* index_bits does not shrink until the tree is empty */
+	/* [ULONG_MAX - 1, ULONG_MAX] still needs every bit */
 	assert_int_equal(p.root.index_bits, BITS_PER_LONG);
 	tn_remove(&p, 2);
 	tn_remove(&p, 3);
 	tn_remove(&p, 4);
 	tn_remove(&p, 5);
+	assert_int_equal(p.root.index_bits, 1);
+	tpool_free(&p);
+}
+
+/*
+ * index_bits follows the largest heap down as well as up (4): a remove of
+ * the root shrinks it to the fewest bits that hold the new root's heap,
+ * taking the chain of left children at the top off and putting its nodes
+ * back.  That chain is longer than the tree in the second half, where
+ * every node of it goes back in.  Each step is checked against brute
+ * force, and the tree after every change (assert_tree_valid()).
+ */
+static void test_index_bits_shrink(void **state)
+{
+	bool raw = raw_of(state);
+	unsigned int i, n = 64;
+	struct tpool p;
+
+	tpool_init(&p, raw, n + 2);
+	for (i = 0; i < n; i++)
+		tn_insert(&p, i, (i * 37) % 200, (i * 37) % 200 + i % 9);
+	assert_int_equal(p.root.index_bits, 8);	/* heaps below 256 */
+	check_all_queries(&p);
+
+	/* a huge interval comes, the tree grows by 32 levels ... */
+	tn_insert(&p, n, 5, (1UL << 40) - 1);
+	assert_int_equal(p.root.index_bits, 40);
+	tn_insert(&p, n + 1, 1UL << 20, (1UL << 20) + 3);
+	/* ... and goes: back to the 21 bits the next largest heap needs */
+	tn_remove(&p, n);
+	assert_int_equal(p.root.index_bits, 21);
+	check_all_queries(&p);
+	tn_remove(&p, n + 1);
+	assert_int_equal(p.root.index_bits, 8);
+	check_all_queries(&p);
+
+	/* a remove of a node other than the root leaves index_bits alone */
+	tn_remove(&p, 3);
+	assert_int_equal(p.root.index_bits, 8);
+
+	/* two nodes, chain longer than the tree: both go back in */
+	for (i = 0; i < n; i++)
+		if (p.t[i].in_tree)
+			tn_remove(&p, i);
+	assert_int_equal(p.root.index_bits, 1);
+	tn_insert(&p, 0, 2, 2);
+	tn_insert(&p, n, 0, (1UL << 33) - 1);
+	tn_insert(&p, 1, 1, 6);
+	assert_int_equal(p.root.index_bits, 33);
+	tn_remove(&p, n);
+	assert_int_equal(p.root.index_bits, 3);
+	check_all_queries(&p);
+	tn_remove(&p, 1);
+	assert_int_equal(p.root.index_bits, 2);
+	tn_remove(&p, 0);
 	assert_int_equal(p.root.index_bits, 1);
 	tpool_free(&p);
 }
@@ -802,6 +857,7 @@ int main(int argc, char **argv)
 		BOTH(test_single_node),
 		BOTH(test_zero_zero),
 		BOTH(test_ulong_max),
+		BOTH(test_index_bits_shrink),
 		BOTH(test_duplicate_insert),
 		BOTH(test_remove_roles),
 		BOTH(test_replace),
