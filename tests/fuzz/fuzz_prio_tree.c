@@ -13,9 +13,9 @@
  * model (which nodes and vmas are in, with which intervals) and demands:
  *
  *  - after every mutation: prio_tree_check() / vma_prio_tree_check() pass,
- *    index_bits is exactly the bits of the largest heap_index inserted
- *    since the tree was last empty (the tree never shrinks it otherwise),
- *    and a query over [0, ULONG_MAX] returns exactly the model's set;
+ *    index_bits is exactly the bits of the largest heap_index in the tree
+ *    now (it grows on insert and shrinks on remove), and a query over
+ *    [0, ULONG_MAX] returns exactly the model's set;
  *  - insert returns the node already holding an identical interval, and
  *    only then; replace and lookup return what the model says;
  *  - every range and point query returns each overlapping node or vma
@@ -92,8 +92,6 @@ struct fuzz_state {
 	struct prio_tree_root	node_root;
 	struct prio_tree_root	vma_root;
 	unsigned long		universe;	/* mask of every index */
-	unsigned int		node_bits;	/* expected index_bits */
-	unsigned int		vma_bits;
 	struct node_model	nodes[NODE_SLOTS];
 	struct vma_model	vmas[VMA_SLOTS];
 	unsigned char		seen[VMA_SLOTS > NODE_SLOTS ?
@@ -272,14 +270,27 @@ static bool node_model_empty(struct fuzz_state *s)
 	return true;
 }
 
-static bool vma_model_empty(struct fuzz_state *s)
+/* The index_bits the model's nodes call for: the largest heap's (4). */
+static unsigned int node_model_bits(struct fuzz_state *s)
 {
+	unsigned long heap = 0;
+	int i;
+
+	for (i = 0; i < NODE_SLOTS; i++)
+		if (s->nodes[i].in_tree && s->nodes[i].node.last > heap)
+			heap = s->nodes[i].node.last;
+	return bits_for(heap);
+}
+
+static unsigned int vma_model_bits(struct fuzz_state *s)
+{
+	unsigned long heap = 0;
 	int i;
 
 	for (i = 0; i < VMA_SLOTS; i++)
-		if (s->vmas[i].in_tree)
-			return false;
-	return true;
+		if (s->vmas[i].in_tree && HEAP_INDEX(&s->vmas[i].vma) > heap)
+			heap = HEAP_INDEX(&s->vmas[i].vma);
+	return bits_for(heap);
 }
 
 /*
@@ -419,11 +430,9 @@ static void verify_node_tree(struct fuzz_state *s)
 	FUZZ_EXPECT(prio_tree_check(&s->node_root, &fault) == 0,
 		    "invariant %s at depth %u, node [%lu, %lu]",
 		    fault.invariant, fault.depth, fault.radix, fault.heap);
-	if (node_model_empty(s))
-		s->node_bits = 1;
-	FUZZ_EXPECT(s->node_root.index_bits == s->node_bits,
+	FUZZ_EXPECT(s->node_root.index_bits == node_model_bits(s),
 		    "index_bits %u, model %u", s->node_root.index_bits,
-		    s->node_bits);
+		    node_model_bits(s));
 	node_query(s, 0, ULONG_MAX, 0);
 }
 
@@ -434,11 +443,9 @@ static void verify_vma_tree(struct fuzz_state *s)
 	FUZZ_EXPECT(vma_prio_tree_check(&s->vma_root, &fault) == 0,
 		    "vma invariant %s at depth %u, range [%lu, %lu]",
 		    fault.invariant, fault.depth, fault.radix, fault.heap);
-	if (vma_model_empty(s))
-		s->vma_bits = 1;
-	FUZZ_EXPECT(s->vma_root.index_bits == s->vma_bits,
+	FUZZ_EXPECT(s->vma_root.index_bits == vma_model_bits(s),
 		    "vma index_bits %u, model %u", s->vma_root.index_bits,
-		    s->vma_bits);
+		    vma_model_bits(s));
 	vma_query(s, 0, ULONG_MAX);
 }
 
@@ -464,9 +471,6 @@ static void node_insert(struct fuzz_state *s, int slot, unsigned long start,
 			    "insert of new [%lu, %lu] returned %p, not the node",
 			    start, last, (void *)ret);
 		s->nodes[slot].in_tree = true;
-		/* verify_node_tree() put node_bits back to 1 when empty */
-		if (bits_for(last) > s->node_bits)
-			s->node_bits = bits_for(last);
 	}
 	verify_node_tree(s);
 }
@@ -835,26 +839,17 @@ static void vma_set_range(struct vm_area_struct *vma, unsigned long vm_start,
 	vma->vm_pgoff = pgoff;
 }
 
-static void vma_model_grow(struct fuzz_state *s, struct vm_area_struct *vma,
-			   bool was_empty)
-{
-	if (was_empty || bits_for(HEAP_INDEX(vma)) > s->vma_bits)
-		s->vma_bits = bits_for(HEAP_INDEX(vma));
-}
-
 /* Give the vma of @slot, which is in no tree, a range and insert it. */
 static void vma_insert(struct fuzz_state *s, int slot, unsigned long vm_start,
 		       unsigned long vm_end, unsigned long pgoff)
 {
 	struct vm_area_struct *vma = &s->vmas[slot].vma;
-	bool was_empty = vma_model_empty(s);
 
 	FUZZ_EXPECT(vma_shared_empty(vma), "vma %d out of the tree has links",
 		    slot);
 	vma_set_range(vma, vm_start, vm_end, pgoff);
 	__vma_prio_tree_insert(&s->vma_root, vma);
 	s->vmas[slot].in_tree = true;
-	vma_model_grow(s, vma, was_empty);
 	verify_vma_tree(s);
 }
 
@@ -957,7 +952,7 @@ static void op_vma_remove(struct fuzz_state *s)
 
 static void op_vma_modify(struct fuzz_state *s, bool twin)
 {
-	bool in_tree = fuzz_u8(&s->in) & 1, was_empty;
+	bool in_tree = fuzz_u8(&s->in) & 1;
 	int slot = pick_vma(s, in_tree);
 	unsigned long vm_start = 0, vm_end = 0, pgoff = 0;
 	struct vm_area_struct *vma;
@@ -975,10 +970,8 @@ static void op_vma_modify(struct fuzz_state *s, bool twin)
 	}
 	/* remove and insert: the tree may be empty in between */
 	s->vmas[slot].in_tree = false;
-	was_empty = vma_model_empty(s);
 	__vma_modify(&s->vma_root, vma, vm_start, vm_end, pgoff);
 	s->vmas[slot].in_tree = true;
-	vma_model_grow(s, vma, was_empty);
 	verify_vma_tree(s);
 }
 
@@ -1062,7 +1055,6 @@ static void fuzz_state_init(struct fuzz_state *s, const uint8_t *data,
 		INIT_RAW_PRIO_TREE_ROOT(&s->vma_root);
 	else
 		INIT_PRIO_TREE_ROOT(&s->vma_root);
-	s->node_bits = s->vma_bits = 1;
 	for (i = 0; i < NODE_SLOTS; i++)
 		INIT_PRIO_TREE_NODE(&s->nodes[i].node);
 	for (i = 0; i < VMA_SLOTS; i++) {
