@@ -490,8 +490,8 @@ struct prio_tree_node *prio_tree_lookup(const struct prio_tree_root *root,
 }
 
 /*
- * Shrink index_bits to the fewest that hold the largest heap, the root's,
- * after a remove took the root that needed more: the inverse of
+ * Shrink index_bits to the fewest that hold @heap, the root's and so the
+ * largest, after a remove took the root that needed more: the inverse of
  * prio_tree_expand().  With every heap, and so every radix, below
  * maxindex(b - k) + 1, the top k levels of a b-bit tree test bits that
  * are zero in every key: they are a chain of left children, holding the
@@ -515,13 +515,12 @@ struct prio_tree_node *prio_tree_lookup(const struct prio_tree_root *root,
  * doubled a point query's instructions (286 to 571).  O(k log n), and
  * only a remove of the root, the largest heap, can call for it.
  */
-static noinline void prio_tree_shrink(struct prio_tree_root *root, bool raw)
+static noinline void prio_tree_shrink(struct prio_tree_root *root,
+				      unsigned long heap)
 {
 	struct prio_tree_node *top = root->prio_tree_node, *node = top, *next;
 	unsigned int bits = root->index_bits, k = 0, level;
-	unsigned long radix, heap;
 
-	node_key(top, raw, &radix, &heap);
 	while (bits - k > 1 && heap <= maxindex(bits - k - 1))
 		k++;
 	/* walk the chain down to its last node, cut what hangs below it */
@@ -618,7 +617,11 @@ static __always_inline void __prio_tree_unlink(struct prio_tree_root *root,
 		root->index_bits = 1;
 }
 
-/* prio_tree_expand() hangs what is left of the tree whole, bits and all */
+/*
+ * Unlink @node and leave index_bits as it is: prio_tree_expand() hangs
+ * what is left whole under a new top, and prio_tree_remove_root() sees
+ * to (4) itself.
+ */
 static void prio_tree_unlink_keep_bits(struct prio_tree_root *root,
 				       struct prio_tree_node *node)
 {
@@ -636,18 +639,15 @@ static void prio_tree_unlink_keep_bits(struct prio_tree_root *root,
 static noinline void prio_tree_remove_root(struct prio_tree_root *root,
 					   struct prio_tree_node *node)
 {
-	bool raw = root->raw;
 	unsigned long radix, heap;
 
-	if (raw)
-		__prio_tree_unlink(root, node, true);
-	else
-		__prio_tree_unlink(root, node, false);
-	if (!prio_tree_empty(root) && root->index_bits > 1) {
-		node_key(root->prio_tree_node, raw, &radix, &heap);
-		if (heap <= maxindex(root->index_bits - 1))
-			prio_tree_shrink(root, raw);
-	}
+	prio_tree_unlink_keep_bits(root, node);
+	if (prio_tree_empty(root) || root->index_bits == 1)
+		return;
+	/* the new root's heap is the largest now (1) */
+	node_key(root->prio_tree_node, root->raw, &radix, &heap);
+	if (heap <= maxindex(root->index_bits - 1))
+		prio_tree_shrink(root, heap);
 }
 
 /* prio_tree_remove() for one node flavour, @raw a constant where inlined */
