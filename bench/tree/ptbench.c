@@ -43,6 +43,9 @@
  *             of 1-10,000
  *   manyhits  100,000 intervals of 1-200,000 in [0, 10^6), point queries
  *             (about 10,000 hits per query)
+ *   shrink    small, after one interval of 2^40 values was inserted and
+ *             removed again in the insert phase (not for a subject
+ *             without remove)
  *   scale     --n intervals of 1-32 in [0, 16n), 100,000 point queries
  *             (about one hit per query)
  */
@@ -87,6 +90,12 @@ static const char *const phase_name[NR_PHASES] = {
 struct workload {
 	const char *name;
 	unsigned long nr;		/* intervals */
+	/*
+	 * Intervals nr .. nr + nr_transient - 1: inserted after the others
+	 * and removed again, all in the insert phase, so that the queries
+	 * and the remove phase see the index they leave behind.
+	 */
+	unsigned long nr_transient;
 	unsigned long *start, *last;
 	unsigned long nr_queries;	/* distinct queries */
 	unsigned long repeat;		/* searches of the query set */
@@ -157,8 +166,8 @@ static void alloc_workload(struct workload *w, unsigned long nr,
 			   unsigned long nr_queries)
 {
 	w->nr = nr;
-	w->start = xcalloc(nr, sizeof(long));
-	w->last = xcalloc(nr, sizeof(long));
+	w->start = xcalloc(nr + w->nr_transient, sizeof(long));
+	w->last = xcalloc(nr + w->nr_transient, sizeof(long));
 	w->nr_queries = nr_queries;
 	w->repeat = 1;
 	w->qfirst = xcalloc(nr_queries, sizeof(long));
@@ -235,9 +244,27 @@ static void gen_itest(struct workload *w)
 		w->qfirst[i] = w->qlast[i] = rng() & 0xffffffffUL;
 }
 
+/*
+ * small's intervals and queries, in an index that one interval of 2^40
+ * values came through: inserted after small's and removed again before
+ * the queries.  While it is in, a prio tree needs 40 index bits, where
+ * small's intervals need 20.  A tree that kept them once it left, as
+ * the seed's did until the tree emptied, would start every query with a
+ * chain of 20 left children; an index without such a memory answers the
+ * queries of this workload as it answers small's.
+ */
+static void gen_shrink(struct workload *w)
+{
+	w->nr_transient = 1;
+	gen_uniform(w, 100000, 1000000, 32, 100000, 1);
+	w->start[w->nr] = 0;
+	w->last[w->nr] = (1UL << 40) - 1;
+}
+
 static int gen_workload(struct workload *w, const char *name, unsigned long n)
 {
 	w->name = name;
+	w->nr_transient = 0;
 	if (!strcmp(name, "itest"))
 		gen_itest(w);
 	else if (!strcmp(name, "small"))
@@ -250,6 +277,8 @@ static int gen_workload(struct workload *w, const char *name, unsigned long n)
 		gen_uniform(w, 1000000, 1000000000, 1000, 100000, 10000);
 	else if (!strcmp(name, "manyhits"))
 		gen_uniform(w, 100000, 1000000, 200000, 200, 1);
+	else if (!strcmp(name, "shrink"))
+		gen_shrink(w);
 	else if (!strcmp(name, "scale") && n)
 		gen_uniform(w, n, 16 * n, 32, 100000, 1);
 	else
@@ -353,7 +382,7 @@ static int run_one(struct subject *s, const struct workload *w, int r,
 
 	s->t[0][r] = s->t[1][r] = s->t[2][r] = 0;
 	for (c = 0; c < cycles; c++) {
-		ix = ops->create(w->nr);
+		ix = ops->create(w->nr + w->nr_transient);
 		if (!ix) {
 			fprintf(stderr, "ptbench: %s: out of memory\n",
 				ops->name);
@@ -361,10 +390,12 @@ static int run_one(struct subject *s, const struct workload *w, int r,
 		}
 		phase_begin();
 		t = now();
-		for (i = 0; i < w->nr; i++)
+		for (i = 0; i < w->nr + w->nr_transient; i++)
 			ops->insert(ix, i, w->start[i], w->last[i]);
 		if (ops->build)
 			ops->build(ix);
+		for (i = w->nr; i < w->nr + w->nr_transient; i++)
+			ops->remove(ix, i);
 		s->t[0][r] += now() - t;
 		phase_end(w, s, 0, w->nr);
 
@@ -428,7 +459,7 @@ static void print_build_info(void)
 static void usage(void)
 {
 	fprintf(stderr,
-		"usage: ptbench [--workload itest|small|rmap|mmap3|random|manyhits|scale]\n"
+		"usage: ptbench [--workload itest|small|rmap|mmap3|random|manyhits|shrink|scale]\n"
 		"               [--n N (scale)] [--runs N] [--only NAME,...]\n"
 		"               [--cap SECONDS] [--csv FILE] [--callgrind] [--cpu N]\n"
 		"               [--pages huge|small]\n"
@@ -612,6 +643,12 @@ int main(int argc, char **argv)
 		if (subjects[k] == &list_ops && !only &&
 		    w.nr * w.nr_queries > LIST_LIMIT)
 			continue;
+		/* a static index cannot take the transient intervals out */
+		if (w.nr_transient && !subjects[k]->remove) {
+			fprintf(stderr, "ptbench: %s: %s has no remove: left out\n",
+				w.name, subjects[k]->name);
+			continue;
+		}
 		memset(&subj[nr], 0, sizeof(subj[nr]));
 		subj[nr].ops = subjects[k];
 		subj[nr].visits = -1;
@@ -655,8 +692,11 @@ int main(int argc, char **argv)
 	ops[1] = w.repeat * w.nr_queries;
 	if (pinned_cpu >= 0)
 		snprintf(cpu_name, sizeof(cpu_name), "%d", pinned_cpu);
-	printf("workload %s: %lu intervals, %lu queries (%lu x %lu), %lu hits (%.1f per query)%s, cpu %s, %s pages\n",
-	       w.name, w.nr, ops[1], w.repeat, w.nr_queries, ref->hits,
+	printf("workload %s: %lu intervals", w.name, w.nr);
+	if (w.nr_transient)
+		printf(" (and %lu that came and went)", w.nr_transient);
+	printf(", %lu queries (%lu x %lu), %lu hits (%.1f per query)%s, cpu %s, %s pages\n",
+	       ops[1], w.repeat, w.nr_queries, ref->hits,
 	       (double)ref->hits / ops[1], callgrind ? ", callgrind" : "",
 	       cpu_name, small_pages ? "small" : "huge");
 	printf("%-11s %4s %10s %10s %10s %10s %10s %12s  %s\n", "subject",

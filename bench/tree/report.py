@@ -33,6 +33,7 @@ WORKLOADS = [
     ('mmap3', '(d) test-mmap3: 18,000 ranges x 8'),
     ('random', '(e) 1M random, range queries'),
     ('manyhits', '(f) 100k long random, ~10^4 hits per query'),
+    ('shrink', '(g) small, after an interval of 2^40 came and went'),
 ]
 PEER = 'itree'
 # the interval tree as 6.1's i_mmap keys it: prio-vma's own job, node for node

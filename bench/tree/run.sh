@@ -32,7 +32,7 @@
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 src=$(cd "$here/../.." && pwd)
-workloads=${WORKLOADS:-"itest small rmap mmap3 random manyhits"}
+workloads=${WORKLOADS:-"itest small rmap mmap3 random manyhits shrink"}
 
 if [ "${1:-}" != --all ]; then
 	ptbench=${1:-build}/bench/tree/ptbench
