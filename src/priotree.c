@@ -807,40 +807,100 @@ static void end_query(struct priotree *pt, const struct pt_query *q)
 		pt->cursor = NULL;
 }
 
+/*
+ * Store the query's next hits in @hits, at most @max (>= 1) of them, as
+ * that many priotree_next() calls would, and return how many: fewer than
+ * @max only when the query ran out.  @iter is the walk's state: @q's own,
+ * or a copy in the caller's locals that the caller writes back, which in
+ * a batch's loop the compiler keeps in registers instead of storing it at
+ * every range (for one hit, the copy costs more than it saves).
+ *
+ * The cursor is the last hit stored, unless the walk ran out in this call:
+ * then the query has ended, and removing that hit is an ordinary removal,
+ * which may take its range out of the tree at once.
+ */
+static __always_inline unsigned int query_fill(struct pt_query *q,
+					       struct prio_tree_iter *iter,
+					       struct priotree_hit *hits,
+					       unsigned int max)
+{
+	/*
+	 * Locals, not @q's fields: the stores to @hits might alias those,
+	 * and would make the compiler read them again at every hit.
+	 */
+	unsigned long first = q->first, last = q->last;
+	struct pt_range *range = to_range(iter->cur);
+	struct priotree_hit *hit = hits, *end = hits + max;
+	struct list_head *pos = q->pos;
+	size_t left = q->left;
+	const struct pt_entry *entry = NULL;
+	struct priotree *pt;
+
+	/* exhausted: the index may be gone, so nothing but @q is read */
+	if (!range)
+		return 0;
+	pt = container_of(iter->root, struct priotree, root);
+	do {
+		unsigned long start, end_key;
+		void *item;
+
+		/* on to the next range with an entry left, over zombies */
+		while (pos == &range->entries) {
+			range = range_next(iter, first, last);
+			if (!range)
+				goto exhausted;
+			pos = range->entries.next;
+		}
+		entry = list_entry(pos, struct pt_entry, link);
+		if (!left)
+			left = entry->copies;
+		/* all loads before the stores, which might alias them */
+		start = range->node.start;
+		end_key = range->node.last;
+		item = entry->item;
+		/* step past the entry before the caller may free it */
+		if (!--left)
+			pos = pos->next;
+		hit->start = start;
+		hit->last = end_key;
+		hit->item = item;
+	} while (++hit != end);
+	q->pos = pos;
+	q->left = left;
+	pt->cursor = entry;
+	pt->cursor_query = q->id;
+	return max;
+
+exhausted:
+	/* iter->cur is NULL now: @pos and @left are never read again */
+	end_query(pt, q);
+	return hit - hits;
+}
+
 int priotree_next(struct priotree_iter *it, struct priotree_hit *hit)
 {
 	struct pt_query *q = (struct pt_query *)it;
-	struct pt_range *range;
-	struct pt_entry *entry;
-	struct priotree *pt;
 
 	if (!it || !hit)
 		return -EINVAL;
-	range = to_range(q->iter.cur);
-	/* on to the next range with an entry left, over zombies */
-	while (unlikely(!range || q->pos == &range->entries)) {
-		if (!range)
-			return 0;
-		range = range_next(&q->iter, q->first, q->last);
-		if (range)
-			q->pos = range->entries.next;
-		else
-			end_query(container_of(q->iter.root, struct priotree,
-					       root), q);
-	}
-	entry = list_entry(q->pos, struct pt_entry, link);
-	if (!q->left)
-		q->left = entry->copies;
-	hit->start = range->node.start;
-	hit->last = range->node.last;
-	hit->item = entry->item;
-	/* step past the entry before the caller may free it */
-	if (!--q->left)
-		q->pos = q->pos->next;
-	pt = container_of(q->iter.root, struct priotree, root);
-	pt->cursor = entry;
-	pt->cursor_query = q->id;
-	return 1;
+	return query_fill(q, &q->iter, hit, 1);
+}
+
+int priotree_next_batch(struct priotree_iter *it, struct priotree_hit *hits,
+			unsigned int max)
+{
+	struct pt_query *q = (struct pt_query *)it;
+	struct prio_tree_iter iter;
+	unsigned int nr;
+
+	if (!it || !hits || !max || max > INT_MAX)
+		return -EINVAL;
+	if (!q->iter.cur)
+		return 0;
+	iter = q->iter;
+	nr = query_fill(q, &iter, hits, max);
+	q->iter = iter;
+	return nr;
 }
 
 int priotree_foreach(struct priotree *pt, unsigned long first,
@@ -849,6 +909,7 @@ int priotree_foreach(struct priotree *pt, unsigned long first,
 		     void *arg)
 {
 	struct priotree_iter it;
+	struct pt_query *q = (struct pt_query *)&it;
 	struct priotree_hit hit;
 	int ret;
 
@@ -857,11 +918,12 @@ int priotree_foreach(struct priotree *pt, unsigned long first,
 	ret = priotree_query(pt, first, last, &it);
 	if (ret)
 		return ret;
-	while (priotree_next(&it, &hit) > 0) {
+	/* a hit at a time: @fn may remove the one it is given */
+	while (query_fill(q, &q->iter, &hit, 1)) {
 		ret = fn(&hit, arg);
 		if (ret) {
 			/* the walk stops here, and so does its query */
-			end_query(pt, (struct pt_query *)&it);
+			end_query(pt, q);
 			return ret;
 		}
 	}

@@ -7,7 +7,8 @@
  * and never crash, leak (LeakSanitizer, valgrind) or hang.
  *
  * A brute-force model holds the multiset of (start, last, item) entries.
- * Queries, foreach and count are compared with it; priotree_check() runs
+ * Queries (read hit by hit or in batches), foreach and count are compared
+ * with it; priotree_check() runs
  * after every mutation.  Allocation failures are injected by compiling
  * src/priotree.c into this file with malloc() and calloc() routed through
  * fuzz_malloc() and fuzz_calloc(); an -ENOMEM must leave the index as it
@@ -265,46 +266,113 @@ static void match_all(struct fuzz_state *s, unsigned long first,
 	}
 }
 
+/*
+ * A query's reader: priotree_next(), or priotree_next_batch() in batches
+ * of 1-4, chosen from the query's bounds so that the input format does not
+ * change.  A batch must be full unless the query has run out, and a
+ * finished query stays finished for either call.
+ */
+struct reader {
+	struct priotree_iter	it;
+	unsigned int		batch;		/* 0: priotree_next() */
+	int			nr, at;		/* the batch being read */
+	bool			ran_out;	/* a short batch was seen */
+	struct priotree_hit	buf[4];
+};
+
+static void reader_init(struct reader *r, unsigned long first,
+			unsigned long last)
+{
+	r->batch = (first ^ last ^ (first >> 7)) % 5;
+	r->nr = r->at = 0;
+	r->ran_out = false;
+}
+
+/* 1 and *@hit, or 0 at the end; *@removable: the entry may go now. */
+static int reader_next(struct reader *r, struct priotree_hit *hit,
+		       bool *removable)
+{
+	int ret;
+
+	if (!r->batch) {
+		*removable = true;
+		ret = priotree_next(&r->it, hit);
+		FUZZ_EXPECT(ret == 0 || ret == 1, "priotree_next(): %d", ret);
+		return ret;
+	}
+	if (r->at == r->nr) {
+		ret = priotree_next_batch(&r->it, r->buf, r->batch);
+		FUZZ_EXPECT(ret >= 0 && ret <= (int)r->batch,
+			    "priotree_next_batch(%u): %d", r->batch, ret);
+		FUZZ_EXPECT(!r->ran_out || !ret,
+			    "priotree_next_batch(): %d hits after a short batch",
+			    ret);
+		r->ran_out = ret < (int)r->batch;
+		r->nr = ret;
+		r->at = 0;
+		if (!ret)
+			return 0;
+	}
+	*hit = r->buf[r->at++];
+	*removable = r->at == r->nr;
+	return 1;
+}
+
+/* After the end: no more hits, whichever way it is asked. */
+static void reader_done(struct reader *r, unsigned long first,
+			unsigned long last)
+{
+	struct priotree_hit hit;
+
+	FUZZ_EXPECT(priotree_next(&r->it, &hit) == 0,
+		    "finished query [%lu, %lu] has another hit", first, last);
+	FUZZ_EXPECT(priotree_next_batch(&r->it, r->buf, 4) == 0,
+		    "finished query [%lu, %lu] has another batch", first, last);
+}
+
 static void op_query(struct fuzz_state *s)
 {
 	unsigned long first = fuzz_index(&s->in), last = fuzz_index(&s->in);
 	struct priotree_hit hit, prev;
-	struct priotree_iter it;
 	unsigned int hits = 0, done = 0;
+	struct reader r;
+	bool removable;
 	int ret;
 
-	ret = priotree_query(s->pt, first, last, &it);
+	reader_init(&r, first, last);
+	ret = priotree_query(s->pt, first, last, &r.it);
 	if (first > last) {
 		FUZZ_EXPECT(ret == -EINVAL, "query [%lu, %lu]: %d", first,
 			    last, ret);
-		FUZZ_EXPECT(priotree_next(&it, &hit) == 0,
+		FUZZ_EXPECT(reader_next(&r, &hit, &removable) == 0,
 			    "rejected query [%lu, %lu] has a hit", first, last);
 		return;
 	}
 	FUZZ_EXPECT(ret == 0, "query [%lu, %lu]: %d", first, last, ret);
-	while (priotree_next(&it, &hit) > 0) {
+	while (reader_next(&r, &hit, &removable) > 0) {
 		match_hit(s, &hit, hits ? &prev : NULL, &done, first, last);
 		prev = hit;
 		hits++;
 	}
-	FUZZ_EXPECT(priotree_next(&it, &hit) == 0,
-		    "finished query [%lu, %lu] has another hit", first, last);
+	reader_done(&r, first, last);
 	match_all(s, first, last);
 }
 
 /*
  * A query that removes some of its hits as it goes, the one change allowed
- * during a query: every overlapping entry must still come exactly once,
- * the removed ones must be gone after it.
+ * during a query (read in batches, only the last hit of a batch): every
+ * overlapping entry must still come exactly once, the removed ones must be
+ * gone after it.
  */
 static void op_query_remove(struct fuzz_state *s)
 {
 	unsigned long first = fuzz_index(&s->in), last = fuzz_index(&s->in);
 	struct model_entry gone[MODEL_ENTRIES];
 	struct priotree_hit hit, prev;
-	struct priotree_iter it;
 	unsigned int hits = 0, done = 0, nr_gone = 0, i;
 	unsigned long tmp;
+	struct reader r;
+	bool removable;
 	int ret;
 
 	if (first > last) {
@@ -312,13 +380,15 @@ static void op_query_remove(struct fuzz_state *s)
 		first = last;
 		last = tmp;
 	}
-	FUZZ_EXPECT(priotree_query(s->pt, first, last, &it) == 0,
+	reader_init(&r, first, last);
+	FUZZ_EXPECT(priotree_query(s->pt, first, last, &r.it) == 0,
 		    "query [%lu, %lu]", first, last);
-	while (priotree_next(&it, &hit) > 0) {
+	while (reader_next(&r, &hit, &removable) > 0) {
 		match_hit(s, &hit, hits ? &prev : NULL, &done, first, last);
 		prev = hit;
 		hits++;
-		if (!fuzz_below(&s->in, 2))
+		/* of a batch, only the last hit may go */
+		if (!removable || !fuzz_below(&s->in, 2))
 			continue;
 		ret = priotree_remove(s->pt, hit.start, hit.last, hit.item);
 		FUZZ_EXPECT(ret == 0, "remove of hit [%lu, %lu] in a query: %d",
@@ -327,8 +397,7 @@ static void op_query_remove(struct fuzz_state *s)
 			.start = hit.start, .last = hit.last, .item = hit.item,
 		};
 	}
-	FUZZ_EXPECT(priotree_next(&it, &hit) == 0,
-		    "finished query [%lu, %lu] has another hit", first, last);
+	reader_done(&r, first, last);
 	match_all(s, first, last);
 	for (i = 0; i < nr_gone; i++)
 		model_remove(s, model_find(s, gone[i].start, gone[i].last,

@@ -8,7 +8,8 @@
  * It checks the plain C API against its own brute-force list of entries:
  * random inserts and removes (identical intervals, [0,0] and ULONG_MAX
  * endpoints included), every query's hits against the list (entries of
- * one interval together, as documented), the error returns, and
+ * one interval together, as documented; read one at a time or in
+ * batches), the error returns, and
  * priotree_check() after every mutation.  It works in phases that start
  * from an empty index, fill it with many lengths behind two starts, then
  * add wide intervals that make the tree taller under them.
@@ -144,16 +145,33 @@ static void note_run(unsigned long start, unsigned long last)
 static void check_query(struct priotree *pt, unsigned long first,
 			unsigned long last)
 {
-	struct priotree_iter it;
-	struct priotree_hit hit;
+	/* odd queries read their hits in batches of up to 5 */
+	unsigned int batch = query_nr % 2 ? 5 : 0;
+	struct priotree_hit buf[5], hit;
 	size_t expected = 0, got = 0;
 	struct entry *e, *prev = NULL;
-	int i;
+	struct priotree_iter it;
+	int i, nr = 0, at = 0;
 
 	query_nr++;
 	EXPECT(priotree_query(pt, first, last, &it) == 0,
 	       "priotree_query(%lu, %lu) == 0", first, last);
-	while (priotree_next(&it, &hit) > 0) {
+	for (;;) {
+		if (!batch) {
+			if (priotree_next(&it, &hit) <= 0)
+				break;
+		} else {
+			if (at == nr) {
+				nr = priotree_next_batch(&it, buf, batch);
+				EXPECT(nr >= 0 && nr <= (int)batch,
+				       "0 to %u hits from priotree_next_batch(), got %d",
+				       batch, nr);
+				at = 0;
+				if (!nr)
+					break;
+			}
+			hit = buf[at++];
+		}
 		e = hit.item;
 		EXPECT(e >= entries && e < entries + NR_ENTRIES,
 		       "a hit's item to be one of ours, got %p", hit.item);

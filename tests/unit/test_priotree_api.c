@@ -380,20 +380,53 @@ static bool overlaps(const struct triple *t, unsigned long first,
 }
 
 /*
- * Remove hits while the query runs (each one, or every @stride-th one):
- * the query must still return every entry that overlaps exactly once, the
- * removed ones must be gone, the others still there.  Under valgrind a
- * query that read the freed entry or range shows as an invalid read.
+ * The next hit of a query read in batches of @batch (0: one at a time with
+ * priotree_next()), through @buf; @nr and @at keep the place in the batch
+ * last read.  Sets *@last_of_batch when the hit is the last of its batch,
+ * the one that may be removed.
+ */
+static int next_hit(struct priotree_iter *it, unsigned int batch,
+		    struct priotree_hit *buf, int *nr, int *at,
+		    struct priotree_hit *hit, bool *last_of_batch)
+{
+	int ret;
+
+	if (!batch) {
+		*last_of_batch = true;
+		return priotree_next(it, hit);
+	}
+	if (*at == *nr) {
+		ret = priotree_next_batch(it, buf, batch);
+		assert_true(ret >= 0 && ret <= (int)batch);
+		*nr = ret;
+		*at = 0;
+		if (!ret)
+			return 0;
+	}
+	*hit = buf[(*at)++];
+	*last_of_batch = *at == *nr;
+	return 1;
+}
+
+/*
+ * Remove hits while the query runs (each one, or every @stride-th one;
+ * in batches of @batch, only the last hit of a batch, the one the rule
+ * allows): the query must still return every entry that overlaps exactly
+ * once, the removed ones must be gone, the others still there.  Under
+ * valgrind a query that read the freed entry or range shows as an invalid
+ * read.
  */
 static void remove_during_query(unsigned long first, unsigned long last,
-				unsigned int stride)
+				unsigned int stride, unsigned int batch)
 {
 	static struct triple t[NR_TRIPLES];
+	struct priotree_hit hit, buf[NR_TRIPLES];
 	struct priotree *pt = priotree_new();
-	struct priotree_iter it;
-	struct priotree_hit hit;
-	struct triple *seen;
 	size_t i, hits = 0, removed = 0, expected = 0;
+	int nr = 0, at = 0;
+	struct priotree_iter it;
+	struct triple *seen;
+	bool may_remove;
 
 	fill(pt, t, NR_TRIPLES);
 	for (i = 0; i < NR_TRIPLES; i++)
@@ -401,9 +434,9 @@ static void remove_during_query(unsigned long first, unsigned long last,
 	assert_true(expected > 0);
 
 	assert_int_equal(priotree_query(pt, first, last, &it), 0);
-	while (priotree_next(&it, &hit) > 0) {
+	while (next_hit(&it, batch, buf, &nr, &at, &hit, &may_remove) > 0) {
 		seen = see(t, NR_TRIPLES, &hit);
-		if (hits++ % stride)
+		if (!may_remove || hits++ % stride)
 			continue;
 		assert_int_equal(priotree_remove(pt, hit.start, hit.last,
 						 hit.item), 0);
@@ -411,7 +444,8 @@ static void remove_during_query(unsigned long first, unsigned long last,
 		removed++;
 	}
 	assert_int_equal(priotree_next(&it, &hit), 0);
-	assert_int_equal(hits, expected);
+	assert_int_equal(priotree_next_batch(&it, buf, 4), 0);
+	assert_true(removed > 0);
 	for (i = 0; i < NR_TRIPLES; i++)
 		assert_int_equal(t[i].seen, overlaps(&t[i], first, last));
 	assert_int_equal(priotree_count(pt), NR_TRIPLES - removed);
@@ -438,16 +472,122 @@ static void remove_during_query(unsigned long first, unsigned long last,
 static void test_remove_every_hit(void **state)
 {
 	(void)state;
-	remove_during_query(0, ULONG_MAX, 1);
-	remove_during_query(40, 60, 1);
-	remove_during_query(13, 13, 1);
+	remove_during_query(0, ULONG_MAX, 1, 0);
+	remove_during_query(40, 60, 1, 0);
+	remove_during_query(13, 13, 1, 0);
 }
 
 static void test_remove_some_hits(void **state)
 {
 	(void)state;
-	remove_during_query(0, ULONG_MAX, 2);
-	remove_during_query(20, 90, 3);
+	remove_during_query(0, ULONG_MAX, 2, 0);
+	remove_during_query(20, 90, 3, 0);
+}
+
+/*
+ * Batches of every size from 1 up past the number of hits, so that some
+ * query runs out in the call that returns the hit then removed: its range
+ * may stay in the tree, empty, and must not show in anything after.
+ */
+static void test_remove_last_of_batch(void **state)
+{
+	unsigned int batch;
+
+	(void)state;
+	for (batch = 1; batch <= 9; batch++) {
+		remove_during_query(0, ULONG_MAX, 1, batch);
+		remove_during_query(40, 60, 1, batch);
+		remove_during_query(13, 13, 2, batch);
+	}
+	remove_during_query(0, ULONG_MAX, 1, 64);
+	remove_during_query(13, 13, 1, NR_TRIPLES);
+}
+
+/*
+ * priotree_next_batch() returns what priotree_next() does, in the same
+ * order, a full batch every time but the last, and may be mixed with it
+ * on one query.
+ */
+static void test_batch_matches_next(void **state)
+{
+	static const unsigned long q[][2] = {
+		{ 0, ULONG_MAX }, { 40, 60 }, { 13, 13 }, { 200, 300 },
+	};
+	static struct triple t[NR_TRIPLES];
+	struct priotree_hit one[NR_TRIPLES], many[NR_TRIPLES + 1];
+	struct priotree *pt = priotree_new();
+	unsigned int k, batch, n, got;
+	struct priotree_iter it;
+	int ret;
+
+	(void)state;
+	fill(pt, t, NR_TRIPLES);
+	for (k = 0; k < sizeof(q) / sizeof(q[0]); k++) {
+		n = 0;
+		assert_int_equal(priotree_query(pt, q[k][0], q[k][1], &it), 0);
+		while (priotree_next(&it, &one[n]) > 0)
+			n++;
+		for (batch = 1; batch <= NR_TRIPLES + 1; batch += batch < 9 ? 1 : 97) {
+			got = 0;
+			assert_int_equal(priotree_query(pt, q[k][0], q[k][1],
+							&it), 0);
+			while ((ret = priotree_next_batch(&it, many + got,
+							  batch)) > 0) {
+				/* short only when the query has run out */
+				assert_true(ret == (int)batch ||
+					    got + ret == n);
+				got += ret;
+				assert_true(got <= n);
+			}
+			assert_int_equal(ret, 0);
+			assert_int_equal(priotree_next_batch(&it, many, batch),
+					 0);
+			assert_int_equal(got, n);
+			assert_memory_equal(many, one, n * sizeof(one[0]));
+		}
+		/* mixed: one hit, then a batch of two, and so on */
+		got = 0;
+		assert_int_equal(priotree_query(pt, q[k][0], q[k][1], &it), 0);
+		for (;;) {
+			ret = got % 3 ? priotree_next_batch(&it, many + got, 2)
+				      : priotree_next(&it, many + got);
+			if (ret <= 0)
+				break;
+			got += ret;
+		}
+		assert_int_equal(ret, 0);
+		assert_int_equal(got, n);
+		assert_memory_equal(many, one, n * sizeof(one[0]));
+	}
+	assert_index_valid(pt);
+	priotree_free(pt);
+}
+
+static void test_batch_einval(void **state)
+{
+	struct priotree *pt = priotree_new();
+	struct priotree_hit hits[2];
+	struct priotree_iter it;
+
+	(void)state;
+	assert_int_equal(priotree_insert(pt, 3, 4, &a), 0);
+	assert_int_equal(priotree_query(pt, 0, 9, &it), 0);
+	assert_int_equal(priotree_next_batch(NULL, hits, 2), -EINVAL);
+	assert_int_equal(priotree_next_batch(&it, NULL, 2), -EINVAL);
+	assert_int_equal(priotree_next_batch(&it, hits, 0), -EINVAL);
+	assert_int_equal(priotree_next_batch(&it, hits, (unsigned int)INT_MAX + 1),
+			 -EINVAL);
+	/* the refused calls left the query where it was */
+	assert_int_equal(priotree_next_batch(&it, hits, 2), 1);
+	assert_ptr_equal(hits[0].item, &a);
+	assert_int_equal(priotree_next_batch(&it, hits, 2), 0);
+	/* a refused query, and one of a NULL index, report no hits */
+	assert_int_equal(priotree_query(pt, 4, 3, &it), -EINVAL);
+	assert_int_equal(priotree_next_batch(&it, hits, 2), 0);
+	assert_int_equal(priotree_query(NULL, 0, 9, &it), -EINVAL);
+	assert_int_equal(priotree_next_batch(&it, hits, 2), 0);
+	assert_int_equal(priotree_count(pt), 1);
+	priotree_free(pt);
 }
 
 /* A query abandoned after removing hits leaves nothing behind that the
@@ -699,6 +839,9 @@ int main(void)
 		cmocka_unit_test(test_null_index),
 		cmocka_unit_test(test_remove_every_hit),
 		cmocka_unit_test(test_remove_some_hits),
+		cmocka_unit_test(test_remove_last_of_batch),
+		cmocka_unit_test(test_batch_matches_next),
+		cmocka_unit_test(test_batch_einval),
 		cmocka_unit_test(test_abandon_after_remove),
 		cmocka_unit_test(test_foreach_removes),
 		cmocka_unit_test(test_many_copies),
