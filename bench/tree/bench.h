@@ -37,9 +37,8 @@ struct bench_ops {
 };
 
 extern const struct bench_ops prio_vma_ops, prio_inline_ops, prio_node_ops,
-	priotree_ops,
-	priotree_build_ops, itree_ops, itree_ool_ops, itree_vma_ops, bsdrb_ops,
-	iitree_ops, list_ops;
+	priotree_ops, priotree_batch_ops, priotree_build_ops, itree_ops,
+	itree_ool_ops, itree_vma_ops, bsdrb_ops, iitree_ops, list_ops;
 
 /*
  * @n zeroed node slots of @size bytes, on a cache line and, when large,

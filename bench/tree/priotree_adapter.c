@@ -5,7 +5,9 @@
  * remove one.  The item is the interval's id.  Its nodes are private, so
  * this subject has no node-visit count (the vma subject walks the same
  * tree algorithm).  prio-build makes the same index with one
- * priotree_build() from the array of all the intervals.
+ * priotree_build() from the array of all the intervals.  prio-batch is
+ * prio-api with its queries read PT_BATCH hits a call, by
+ * priotree_next_batch().
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -14,6 +16,9 @@
 #include <priotree.h>
 
 #include "bench.h"
+
+/* prio-batch's hits per call: 1.5 KiB of stack, a few pages' worth of vmas */
+#define PT_BATCH	64
 
 struct pt_ix {
 	struct priotree *pt;
@@ -129,6 +134,22 @@ static void pt_query(void *p, unsigned long first, unsigned long last,
 	}
 }
 
+static void pt_batch_query(void *p, unsigned long first, unsigned long last,
+			   unsigned long *hits, unsigned long *sum)
+{
+	struct priotree_hit batch[PT_BATCH];
+	struct pt_ix *ix = p;
+	struct priotree_iter it;
+	int nr, i;
+
+	priotree_query(ix->pt, first, last, &it);
+	while ((nr = priotree_next_batch(&it, batch, PT_BATCH)) > 0) {
+		*hits += nr;
+		for (i = 0; i < nr; i++)
+			*sum += bench_mix((uintptr_t)batch[i].item);
+	}
+}
+
 const struct bench_ops priotree_ops = {
 	.name = "prio-api",
 	.what = "libpriotree, <priotree.h> (library-allocated entries)",
@@ -147,5 +168,15 @@ const struct bench_ops priotree_build_ops = {
 	.build = pt_build,
 	.remove = pt_remove,
 	.query = pt_query,
+	.destroy = pt_destroy,
+};
+
+const struct bench_ops priotree_batch_ops = {
+	.name = "prio-batch",
+	.what = "libpriotree, <priotree.h>, hits read 64 a call",
+	.create = pt_create,
+	.insert = pt_insert,
+	.remove = pt_remove,
+	.query = pt_batch_query,
 	.destroy = pt_destroy,
 };

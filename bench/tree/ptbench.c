@@ -77,7 +77,7 @@
 
 static const struct bench_ops *const subjects[] = {
 	&prio_vma_ops, &prio_inline_ops, &prio_node_ops, &priotree_ops,
-	&priotree_build_ops,
+	&priotree_batch_ops, &priotree_build_ops,
 	&itree_ops, &itree_ool_ops, &itree_vma_ops,
 	&bsdrb_ops, &iitree_ops, &list_ops,
 };

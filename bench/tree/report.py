@@ -18,12 +18,13 @@ import statistics
 import subprocess
 import sys
 
-SUBJECTS = ['prio-vma', 'prio-inline', 'prio-node', 'prio-api', 'prio-build',
-            'itree', 'itree-ool', 'itree-vma', 'bsd-rb', 'iitree', 'list']
+SUBJECTS = ['prio-vma', 'prio-inline', 'prio-node', 'prio-api', 'prio-batch',
+            'prio-build', 'itree', 'itree-ool', 'itree-vma', 'bsd-rb',
+            'iitree', 'list']
 # one colour per subject: gnuplot's default cycle has 8 and would repeat
 COLOURS = ['#9400d3', '#009e73', '#56b4e9', '#e69f00', '#f0e442',
            '#0072b2', '#e51e10', '#000000', '#a0522d', '#808080',
-           '#ff69b4']
+           '#ff69b4', '#6b8e23']
 assert len(COLOURS) >= len(SUBJECTS)
 PHASES = ['insert', 'query', 'remove']
 WORKLOADS = [
