@@ -209,21 +209,26 @@ static void parse_query(const char *what, const char *arg,
 		    what, arg);
 }
 
-/* Query, sort the hits for stable output, return how many there were. */
+/*
+ * Query, sort the hits for stable output, return how many there were.
+ * Every hit is kept, so they are read a batch at a time.
+ */
 static size_t collect(struct priotree *pt, unsigned long first,
 		      unsigned long last, void ***hits,
 		      int (*cmp)(const void *, const void *))
 {
+	struct priotree_hit batch[64];
 	struct priotree_iter it;
-	struct priotree_hit hit;
 	size_t nr = 0, cap = 0;
+	int got, i;
 
 	*hits = NULL;
 	priotree_query(pt, first, last, &it);
-	while (priotree_next(&it, &hit) > 0) {
-		grow(hits, &cap, nr, sizeof(**hits));
-		(*hits)[nr++] = hit.item;
-	}
+	while ((got = priotree_next_batch(&it, batch, 64)) > 0)
+		for (i = 0; i < got; i++) {
+			grow(hits, &cap, nr, sizeof(**hits));
+			(*hits)[nr++] = batch[i].item;
+		}
 	/* qsort()'s base must not be NULL, even for no elements */
 	if (nr)
 		qsort(*hits, nr, sizeof(**hits), cmp);
