@@ -618,9 +618,10 @@ static __always_inline void __prio_tree_unlink(struct prio_tree_root *root,
 }
 
 /*
- * Unlink @node and leave index_bits as it is: prio_tree_expand() hangs
- * what is left whole under a new top, and prio_tree_remove_root() sees
- * to (4) itself.
+ * Unlink @node and leave index_bits as it is, unless the tree is now
+ * empty (then 1, as after every remove): prio_tree_expand() hangs what
+ * is left whole under a new top, and prio_tree_remove_root() sees to (4)
+ * itself.
  */
 static void prio_tree_unlink_keep_bits(struct prio_tree_root *root,
 				       struct prio_tree_node *node)
