@@ -28,10 +28,17 @@ if [ $# -ne 4 ]; then
 	echo "stage_prefix.sh:$LINENO: expected 4 arguments: MESON SOURCE_ROOT WORK_DIR OUTPUT, got $#" >&2
 	exit 2
 fi
+# (paths relative to the enclosing build directory, which is left below)
+absolute() {
+	case $1 in
+	/*) printf '%s\n' "$1" ;;
+	*) printf '%s\n' "$PWD/$1" ;;
+	esac
+}
 meson=$1
-source_root=$2
-work_dir=$3
-output=$4
+source_root=$(absolute "$2")
+work_dir=$(absolute "$3")
+output=$(absolute "$4")
 
 build_dir=$work_dir/stage-build
 prefix=$work_dir/stage-prefix
@@ -41,6 +48,13 @@ log=$work_dir/stage.log
 # installed.
 rm -rf "$build_dir" "$prefix" "$output"
 mkdir -p "$work_dir"
+# Out of the enclosing build directory, which ninja is building this in.
+# meson setup (1.0.1) runs `ninja -t restat` and `ninja -t cleandead` in
+# its working directory if that has a .ninja_deps: there they rewrote the
+# enclosing build's .ninja_log under the running ninja, whose later
+# entries went to the replaced file, so the next build ran all those
+# commands again (76 of them after a full build).
+cd "$work_dir"
 
 if ! {
 	"$meson" setup "$build_dir" "$source_root" \
