@@ -4,7 +4,8 @@
 # run_libfuzzer.sh FUZZER SECONDS SCRATCH CORPUS [MORE_INPUT_DIRS...]
 #
 # The `fuzz` suite's bounded libFuzzer run of one harness:
-#  1. replay CORPUS and the other directories once under ASan and UBSan
+#  1. replay CORPUS and the other directories once under the sanitizers
+#     FUZZER was built with (ASan and UBSan, or MSan)
 #     (-runs=0 only executes the inputs already there);
 #  2. fuzz for SECONDS (PRIOTREE_FUZZ_SECONDS overrides it), writing new
 #     inputs and any crash into SCRATCH, never into the committed corpus.
