@@ -7,8 +7,9 @@
  * and never crash, leak (LeakSanitizer, valgrind) or hang.
  *
  * A brute-force model holds the multiset of (start, last, item) entries.
- * Queries (read hit by hit or in batches), foreach and count are compared
- * with it; priotree_check() runs
+ * Queries (read hit by hit or in batches), foreach, count and the count of
+ * a range are compared with it, and a renewed index is built back from it
+ * by priotree_build(); priotree_check() runs
  * after every mutation.  Allocation failures are injected by compiling
  * src/priotree.c into this file with malloc() and calloc() routed through
  * fuzz_malloc() and fuzz_calloc(); an -ENOMEM must leave the index as it
@@ -75,7 +76,7 @@ enum fuzz_op {
 	OP_QUERY,		/* index, index (either order) */
 	OP_FOREACH,		/* index, index, stop-after */
 	OP_FAIL_ALLOC,		/* which allocation from now fails */
-	OP_RENEW,		/* free the index, make a new one */
+	OP_RENEW,		/* a new index, built from the model's entries */
 	OP_CORRUPT,		/* kind: break, check, repair */
 	OP_QUERY_REMOVE,	/* index, index, then per hit: remove it? */
 	OP_COUNT
@@ -337,6 +338,7 @@ static void op_query(struct fuzz_state *s)
 	unsigned int hits = 0, done = 0;
 	struct reader r;
 	bool removable;
+	size_t count;
 	int ret;
 
 	reader_init(&r, first, last);
@@ -346,6 +348,11 @@ static void op_query(struct fuzz_state *s)
 			    last, ret);
 		FUZZ_EXPECT(reader_next(&r, &hit, &removable) == 0,
 			    "rejected query [%lu, %lu] has a hit", first, last);
+		count = 1;
+		FUZZ_EXPECT(priotree_count_range(s->pt, first, last,
+						 &count) == -EINVAL && !count,
+			    "count of reversed [%lu, %lu]: %zu", first, last,
+			    count);
 		return;
 	}
 	FUZZ_EXPECT(ret == 0, "query [%lu, %lu]: %d", first, last, ret);
@@ -356,6 +363,11 @@ static void op_query(struct fuzz_state *s)
 	}
 	reader_done(&r, first, last);
 	match_all(s, first, last);
+	/* the count, from the ranges' sums, of what the query returned */
+	ret = priotree_count_range(s->pt, first, last, &count);
+	FUZZ_EXPECT(ret == 0 && count == hits,
+		    "count of [%lu, %lu]: %d, %zu, the query had %u hits",
+		    first, last, ret, count, hits);
 }
 
 /*
@@ -373,6 +385,7 @@ static void op_query_remove(struct fuzz_state *s)
 	unsigned long tmp;
 	struct reader r;
 	bool removable;
+	size_t count;
 	int ret;
 
 	if (first > last) {
@@ -403,6 +416,11 @@ static void op_query_remove(struct fuzz_state *s)
 		model_remove(s, model_find(s, gone[i].start, gone[i].last,
 					   gone[i].item));
 	verify(s);
+	/* ranges emptied during the query may still be in the tree */
+	FUZZ_EXPECT(priotree_count_range(s->pt, first, last, &count) == 0 &&
+		    count == hits - nr_gone,
+		    "count of [%lu, %lu] after %u of %u hits went: %zu",
+		    first, last, nr_gone, hits, count);
 }
 
 struct foreach_state {
@@ -459,10 +477,55 @@ static void op_fail_alloc(struct fuzz_state *s)
 	fail_countdown = 1 + fuzz_below(&s->in, 3);
 }
 
+/*
+ * priotree_build() of model entries [@from, @to) into the index, which
+ * holds the model's [0, @from): all or nothing.  On -ENOMEM (a failure
+ * armed by OP_FAIL_ALLOC) the model drops [@from, @to) again.
+ */
+static void build_part(struct fuzz_state *s, unsigned int from,
+		       unsigned int to)
+{
+	struct priotree_hit hits[MODEL_ENTRIES];
+	unsigned int i;
+	int ret;
+
+	for (i = from; i < to; i++)
+		hits[i - from] = (struct priotree_hit) {
+			.start = s->model[i].start, .last = s->model[i].last,
+			.item = s->model[i].item,
+		};
+	alloc_failed = false;
+	ret = priotree_build(s->pt, hits, to - from);
+	if (alloc_failed) {
+		FUZZ_EXPECT(ret == -ENOMEM,
+			    "build of %u entries with a failed allocation: %d",
+			    to - from, ret);
+		s->entries = from;
+	} else {
+		FUZZ_EXPECT(ret == 0, "build of %u entries onto %u: %d",
+			    to - from, from, ret);
+		s->entries = to;
+	}
+	verify(s);
+}
+
+/*
+ * A new index, which gets the model's entries back by priotree_build(),
+ * so that the input format needs no op of its own for it: an odd number
+ * of entries in one build into the empty index (sorted and linked in one
+ * pass), an even number in two halves, the second into a non-empty one
+ * (a lookup and insert per interval).  A reversed entry and a NULL array
+ * must be refused first, with nothing added.
+ */
 static void op_renew(struct fuzz_state *s)
 {
+	const struct priotree_hit reversed = { .start = 2, .last = 1 };
+	unsigned int total = s->entries;
+	unsigned int half = total & 1 ? total : total / 2;
+
 	priotree_free(s->pt);
 	s->pt = NULL;
+	/* the entries stay in the model's array, to be built from */
 	s->entries = 0;
 	alloc_failed = false;
 	s->pt = priotree_new();
@@ -472,7 +535,15 @@ static void op_renew(struct fuzz_state *s)
 		s->pt = priotree_new();
 	}
 	FUZZ_EXPECT(s->pt, "priotree_new() failed without a failed allocation");
-	verify(s);
+	FUZZ_EXPECT(priotree_build(s->pt, &reversed, 1) == -EINVAL &&
+		    priotree_build(s->pt, NULL, 1) == -EINVAL &&
+		    priotree_build(s->pt, NULL, 0) == 0 &&
+		    priotree_count(s->pt) == 0,
+		    "priotree_build() of bad arrays changed the new index");
+	build_part(s, 0, half);
+	/* unless the first part failed, and the model is empty now */
+	if (s->entries == half && half < total)
+		build_part(s, half, total);
 }
 
 static void expect_corrupt(struct fuzz_state *s, const char *what,
