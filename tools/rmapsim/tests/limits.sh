@@ -40,6 +40,14 @@ if [ -n "$sanitized" ] && [ "$case" != sparse-file ] &&
 	exit 77
 fi
 
+# gcov writes its counters from an exit handler that allocates, and
+# crashes when that fails: under gen-oom's few megabytes a coverage build
+# said "out of memory", exited 3 and died in gcov_do_dump() (SIGSEGV).
+if [ -n "${PRIOTREE_COVERAGE:-}" ] && [ "$case" = gen-oom ]; then
+	echo "$case: skipped in a coverage build (gcov needs memory at exit)"
+	exit 77
+fi
+
 make_tmp
 scn=$tmp/$case.scn
 
