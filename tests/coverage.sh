@@ -1,14 +1,16 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 #
-# Line and branch coverage of src/ from the unit suite, the models suite
+# Line and branch coverage of src/ from the unit, models and corpus suites
 # and the fuzz corpus replays (docs/coverage.md explains the figures).
 #
 #   tests/coverage.sh [BUILDDIR]       (default: build-coverage)
 #
 # Configures BUILDDIR with -Db_coverage=true --buildtype=debug (-O0, so
 # that lines and branches are the source's, not the optimiser's), runs
-#   meson test --suite unit --suite models
+#   meson test --suite unit --suite models --suite corpus
+#                                      (corpus: the scenarios of src/corpus/,
+#                                       which the kernel runs as KUnit too)
 #   meson test replay-<harness>...     (gcc builds of the fuzz harnesses
 #                                       replaying tests/fuzz/corpus and
 #                                       tests/fuzz/regressions)
@@ -43,8 +45,8 @@ ninja -C "$build" -j2
 find "$build" -name '*.gcda' -delete
 
 failed=
-meson test -C "$build" --suite unit --suite models --num-processes 2 ||
-	failed="$failed unit/models"
+meson test -C "$build" --suite unit --suite models --suite corpus \
+	--num-processes 2 || failed="$failed unit/models/corpus"
 replays=$(meson test -C "$build" --suite fuzz --list 2>/dev/null |
 	sed -n 's/.*\(replay-[a-z_]*\).*/\1/p')
 # shellcheck disable=SC2086
