@@ -209,6 +209,9 @@ static void parse_query(const char *what, const char *arg,
 		    what, arg);
 }
 
+/* hits that collect() reads a call */
+#define COLLECT_BATCH	64
+
 /*
  * Query, sort the hits for stable output, return how many there were.
  * Every hit is kept, so they are read a batch at a time.
@@ -217,14 +220,14 @@ static size_t collect(struct priotree *pt, unsigned long first,
 		      unsigned long last, void ***hits,
 		      int (*cmp)(const void *, const void *))
 {
-	struct priotree_hit batch[64];
+	struct priotree_hit batch[COLLECT_BATCH];
 	struct priotree_iter it;
 	size_t nr = 0, cap = 0;
 	int got, i;
 
 	*hits = NULL;
 	priotree_query(pt, first, last, &it);
-	while ((got = priotree_next_batch(&it, batch, 64)) > 0)
+	while ((got = priotree_next_batch(&it, batch, COLLECT_BATCH)) > 0)
 		for (i = 0; i < got; i++) {
 			grow(hits, &cap, nr, sizeof(**hits));
 			(*hits)[nr++] = batch[i].item;

@@ -284,7 +284,7 @@ struct reader {
 static void reader_init(struct reader *r, unsigned long first,
 			unsigned long last)
 {
-	r->batch = (first ^ last ^ (first >> 7)) % 5;
+	r->batch = (first ^ last ^ (first >> 7)) % (ARRAY_SIZE(r->buf) + 1);
 	r->nr = r->at = 0;
 	r->ran_out = false;
 }
@@ -327,7 +327,7 @@ static void reader_done(struct reader *r, unsigned long first,
 
 	FUZZ_EXPECT(priotree_next(&r->it, &hit) == 0,
 		    "finished query [%lu, %lu] has another hit", first, last);
-	FUZZ_EXPECT(priotree_next_batch(&r->it, r->buf, 4) == 0,
+	FUZZ_EXPECT(!priotree_next_batch(&r->it, r->buf, ARRAY_SIZE(r->buf)),
 		    "finished query [%lu, %lu] has another batch", first, last);
 }
 
