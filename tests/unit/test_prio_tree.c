@@ -749,31 +749,40 @@ static void test_check_radix_placement(void **state)
 	assert_tree_fault(&s.root, "2");
 }
 
+/*
+ * All radix 0, index_bits 2: [0, 3], [0, 2], [0, 1] fill depths 0..2
+ * (radix levels), [0, 0] goes to depth 3, size level 1, left of [0, 1].
+ */
+struct size_tree {
+	struct prio_tree_root root;
+	struct prio_tree_node n03, n02, n01, n00;
+};
+
+static void size_tree(struct size_tree *t)
+{
+	INIT_PRIO_TREE_ROOT(&t->root);
+	node_set(&t->n03, 0, 3);
+	node_set(&t->n02, 0, 2);
+	node_set(&t->n01, 0, 1);
+	node_set(&t->n00, 0, 0);
+	prio_tree_insert(&t->root, &t->n03);
+	prio_tree_insert(&t->root, &t->n02);
+	prio_tree_insert(&t->root, &t->n01);
+	prio_tree_insert(&t->root, &t->n00);
+	assert_tree_valid(&t->root, "building a size level");
+	assert_ptr_equal(t->n01.left, &t->n00);
+}
+
 static void test_check_size_placement(void **state)
 {
-	struct prio_tree_root root;
-	struct prio_tree_node a, b, c, d;
+	struct size_tree t;
 
 	(void)state;
-	INIT_PRIO_TREE_ROOT(&root);
-	/*
-	 * All radix 0, index_bits 2: [0, 3], [0, 2], [0, 1] fill depths
-	 * 0..2 (radix levels), [0, 0] goes to depth 3, size level 1.
-	 */
-	node_set(&a, 0, 3);
-	node_set(&b, 0, 2);
-	node_set(&c, 0, 1);
-	node_set(&d, 0, 0);
-	prio_tree_insert(&root, &a);
-	prio_tree_insert(&root, &b);
-	prio_tree_insert(&root, &c);
-	prio_tree_insert(&root, &d);
-	assert_tree_valid(&root, "building a size level");
-	assert_ptr_equal(c.left, &d);
+	size_tree(&t);
 	/* size 0 has its top size bit clear: right is the wrong side */
-	c.left = &c;
-	c.right = &d;
-	assert_tree_fault(&root, "3");
+	t.n01.left = &t.n01;
+	t.n01.right = &t.n00;
+	assert_tree_fault(&t.root, "3");
 }
 
 static void test_check_parent_link(void **state)
@@ -827,6 +836,57 @@ static void test_check_duplicate(void **state)
 	assert_tree_fault(&s.root, "1");
 }
 
+/*
+ * Three verdicts that no tree built by the API and then broken in one
+ * place had reached (docs/coverage.md): each needs the one corruption
+ * that leaves the invariants checked before it intact.
+ */
+static void test_check_interval(void **state)
+{
+	struct small_tree s;
+
+	(void)state;
+	small_tree(&s);
+	/* the leaf [4, 6] made [6, 5]: still below its parent's heap */
+	s.n46.start = 6;
+	s.n46.last = 5;
+	assert_tree_fault_is(&s.root,
+			     "0 interval: radix_index > heap_index");
+}
+
+static void test_check_size_radix(void **state)
+{
+	struct size_tree t;
+
+	(void)state;
+	size_tree(&t);
+	/*
+	 * [1, 1]: the same size, ranked after [0, 1] (equal heaps, larger
+	 * radix), but below radix 0's last radix level.
+	 */
+	t.n00.start = 1;
+	t.n00.last = 1;
+	assert_tree_fault_is(&t.root,
+			     "3 size placement: radix differs from its size subtree");
+}
+
+static void test_check_loose_bits(void **state)
+{
+	struct prio_tree_root root;
+	struct prio_tree_node a;
+
+	(void)state;
+	INIT_PRIO_TREE_ROOT(&root);
+	node_set(&a, 0, 3);
+	prio_tree_insert(&root, &a);
+	assert_int_equal(root.index_bits, 2);
+	assert_tree_valid(&root, "inserting [0, 3]");
+	/* one bit more than [0, 3] needs: a root alone is placed anyway */
+	root.index_bits = 3;
+	assert_tree_fault_is(&root,
+			     "4 bound: index_bits above what the largest heap needs");
+}
+
 static void test_check_raw_root_kind(void **state)
 {
 	struct prio_tree_root root;
@@ -875,6 +935,9 @@ int main(int argc, char **argv)
 		ONE(test_check_parent_link),
 		ONE(test_check_bound),
 		ONE(test_check_duplicate),
+		ONE(test_check_interval),
+		ONE(test_check_size_radix),
+		ONE(test_check_loose_bits),
 		ONE(test_check_raw_root_kind),
 	};
 

@@ -431,6 +431,24 @@ static void test_check_vm_set(void **state)
 	p.vma[2].vm_end = p.vma[2].vm_start + 7 * PAGE_SIZE;
 	assert_int_equal(HEAP_INDEX(&p.vma[2]), 9);
 	assert_vma_tree_fault(&p.root, "8");
+	p.vma[2].vm_start = p.vma[0].vm_start;
+	p.vma[2].vm_end = p.vma[0].vm_end;
+	assert_vma_tree_valid(&p.root, "repair");
+
+	/* the same wrap in the tree node, whose keys then pass (1)-(6) */
+	p.vma[0].vm_start = -PAGE_SIZE;
+	p.vma[0].vm_end = p.vma[0].vm_start + 7 * PAGE_SIZE;
+	assert_vma_tree_fault_is(&p.root, "8 vma: vm_end <= vm_start");
+	p.vma[0].vm_start = p.vma[2].vm_start;
+	p.vma[0].vm_end = p.vma[2].vm_end;
+	assert_vma_tree_valid(&p.root, "repair");
+
+	/* a list head that also has a tree parent */
+	p.vma[1].shared.vm_set.parent = &p.vma[0].shared.prio_tree_node;
+	assert_vma_tree_fault_is(&p.root,
+				 "7 vm_set: list head has a tree parent");
+	p.vma[1].shared.vm_set.parent = NULL;
+	assert_vma_tree_valid(&p.root, "repair");
 }
 
 int main(void)

@@ -99,6 +99,27 @@ do {									\
 
 #define assert_tree_fault(root, number) \
 	__assert_fault(prio_tree_check, root, number)
+
+/*
+ * Expect @checker to report exactly @text: for the invariants with more
+ * than one verdict, the one a test means to reach.
+ */
+#define __assert_fault_is(checker, root, text)				\
+do {									\
+	struct prio_tree_fault __f = { .invariant = NULL };		\
+	int __ret = checker((root), &__f);				\
+									\
+	if (__ret != -EUCLEAN || !__f.invariant ||			\
+	    strcmp(__f.invariant, (text)))				\
+		fail_msg("%s:%d: expected \"%s\" to be reported, "	\
+			 "got %d (%s)", __FILE__, __LINE__, (text),	\
+			 __ret, __f.invariant ? __f.invariant : "none"); \
+} while (0)
+
+#define assert_tree_fault_is(root, text) \
+	__assert_fault_is(prio_tree_check, root, text)
+#define assert_vma_tree_fault_is(root, text) \
+	__assert_fault_is(vma_prio_tree_check, root, text)
 #define assert_vma_tree_fault(root, number) \
 	__assert_fault(vma_prio_tree_check, root, number)
 
