@@ -580,12 +580,12 @@ static struct pt_range *free_inline_entry(struct prio_tree_root *root)
 static void op_corrupt(struct fuzz_state *s)
 {
 	struct prio_tree_root *root = &s->pt->root;
-	struct pt_range *range;
+	struct pt_range *range, *next_zombie, ghost;
 	struct list_head saved;
 	unsigned short bits;
 	size_t copies;
 
-	switch (fuzz_below(&s->in, 4)) {
+	switch (fuzz_below(&s->in, 8)) {
 	case 0:
 		s->pt->count++;
 		expect_corrupt(s, "a wrong count", "count says");
@@ -631,6 +631,42 @@ static void op_corrupt(struct fuzz_state *s)
 				       "own entry in use");
 		}
 		range->inline_entry.copies = copies;
+		break;
+	case 4:
+		if (prio_tree_empty(root))
+			return;
+		range = to_range(root->prio_tree_node);
+		range->copies++;
+		expect_corrupt(s, "a range's wrong sum of copies",
+			       "copies, holds");
+		range->copies--;
+		break;
+	case 5:
+		/* a range with entries on the zombie list */
+		if (prio_tree_empty(root) ||
+		    list_empty(&to_range(root->prio_tree_node)->entries))
+			return;
+		range = to_range(root->prio_tree_node);
+		next_zombie = range->next_zombie;
+		range->next_zombie = s->pt->zombies;
+		s->pt->zombies = range;
+		expect_corrupt(s, "a zombie with entries", "zombie with entries");
+		s->pt->zombies = range->next_zombie;
+		range->next_zombie = next_zombie;
+		break;
+	case 6:
+		/* an empty range on the zombie list that is in no tree */
+		range_init(&ghost, 0, 0);
+		ghost.next_zombie = s->pt->zombies;
+		s->pt->zombies = &ghost;
+		expect_corrupt(s, "a zombie outside the tree",
+			       "zombie list disagrees with the tree");
+		s->pt->zombies = ghost.next_zombie;
+		break;
+	case 7:
+		s->pt->nr_entries++;
+		expect_corrupt(s, "a wrong count of entries", "entries counted");
+		s->pt->nr_entries--;
 		break;
 	}
 	verify(s);
