@@ -167,9 +167,9 @@ static void expect_repaired(struct world *w, const char *what)
 }
 
 /*
- * One corruption: @apply breaks the world under @combo and returns true,
- * or returns false where the state it breaks does not exist (the scheme
- * keeps no such thing).  @repair undoes it exactly.
+ * One corruption: @apply breaks the world under its scheme combination
+ * and returns true, or returns false where the state it breaks does not
+ * exist (the scheme keeps no such thing).  @repair undoes it exactly.
  */
 struct corruption {
 	const char	*what;
@@ -549,6 +549,40 @@ static void anon_walk_repair(struct world *w, void *saved)
 	}
 }
 
+/*
+ * pte_chain: file page 1, mapped by pid 1 and pid 2 at 1, has a chain of
+ * two entries; pid 2's made pid 1's.  The walk counts two mappings, as
+ * the page tables do, but not the same two.
+ */
+static bool chain_twice_apply(struct world *w, void **saved)
+{
+	struct rsim_page *page = page_at(w, w->mm1, 1);
+	struct rsim_pte *mine = pte_at(w, w->mm1, 1);
+	struct rsim_pte *theirs = pte_at(w, w->mm2, 1);
+	struct rsim_pte_chain *pc;
+	int i;
+
+	if (combo_file(w->combo) != RSIM_FILE_PTE_CHAIN)
+		return false;
+	assert_ptr_equal(theirs->page, page);
+	assert_false(page->flags & RSIM_PG_DIRECT);
+	for (pc = page->pte.chain; pc; pc = pc->next)
+		for (i = 0; i < RSIM_NRPTE; i++)
+			if (pc->ptes[i] == theirs) {
+				pc->ptes[i] = mine;
+				*saved = &pc->ptes[i];
+				return true;
+			}
+	fail_msg("%s: pid 2's pte of file page 1 is not on its chain",
+		 combo_label(w->combo));
+	return false;
+}
+
+static void chain_twice_repair(struct world *w, void *saved)
+{
+	*(struct rsim_pte **)saved = pte_at(w, w->mm2, 1);
+}
+
 /* ---- the table ---------------------------------------------------- */
 
 #define ALL	NR_COMBOS
@@ -665,6 +699,13 @@ static const struct corruption corruptions[] = {
 		.apply = file_walk_apply,
 		.repair = file_walk_repair,
 		.combos = ALL,
+	},
+	{
+		.what = "a pte chain that names one pte twice",
+		.needle = "(file index 1): rmap walk found 2 mappings, page tables have 2 (different ones)",
+		.apply = chain_twice_apply,
+		.repair = chain_twice_repair,
+		.combos = RSIM_NR_ANON_SCHEMES,
 	},
 	{
 		.what = "an anonymous mapping the rmap does not know",
