@@ -99,6 +99,8 @@ do {									\
 
 #define assert_tree_fault(root, number) \
 	__assert_fault(prio_tree_check, root, number)
+#define assert_vma_tree_fault(root, number) \
+	__assert_fault(vma_prio_tree_check, root, number)
 
 /*
  * Expect @checker to report exactly @text: for the invariants with more
@@ -120,8 +122,6 @@ do {									\
 	__assert_fault_is(prio_tree_check, root, text)
 #define assert_vma_tree_fault_is(root, text) \
 	__assert_fault_is(vma_prio_tree_check, root, text)
-#define assert_vma_tree_fault(root, number) \
-	__assert_fault(vma_prio_tree_check, root, number)
 
 static inline void node_set(struct prio_tree_node *node, unsigned long start,
 			    unsigned long last)
