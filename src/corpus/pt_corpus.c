@@ -45,6 +45,15 @@
 #define PT_VM_BASE		0x100000UL
 /* a vma spans at most 2^40 pages, so vm_end never wraps */
 #define PT_VMA_MAX_SPAN		(1UL << 40)
+/*
+ * "ramp": keys of 3 bits, one more every PT_RAMP_STEP operations up to 8,
+ * then the tree is emptied and the climb starts again.  Each growth of
+ * index_bits by one then sinks a full tree whose size levels hold nodes
+ * (70% of the keys start at 0..3): the case where seed defect (a) put
+ * nodes where later walks do not look, which no other family reached.
+ */
+#define PT_RAMP_STEP		48
+#define PT_RAMP_PERIOD		(6 * PT_RAMP_STEP)
 
 enum pt_flavour { PT_PLAIN, PT_RAW, PT_VMA };
 
@@ -55,6 +64,7 @@ enum pt_keys {
 	PT_KEYS_TOP,	/* intervals touching ULONG_MAX */
 	PT_KEYS_GROW,	/* mixed magnitudes: index_bits grows often */
 	PT_KEYS_DUP,	/* 24 distinct intervals: duplicates and vm_sets */
+	PT_KEYS_RAMP,	/* a full tree gaining one key bit at a time */
 };
 
 enum pt_kind { PT_RANDOM, PT_WINDOWS, PT_TEST_MMAP };
@@ -138,6 +148,16 @@ static const struct pt_scenario pt_scenarios[] = {
 	PT_RANDOM_SC(PT_VMA, "vma", PT_KEYS_DUP, "dup", 1, 16000, 64),
 	PT_RANDOM_SC(PT_VMA, "vma", PT_KEYS_DUP, "dup", 2, 16000, 64),
 	PT_RANDOM_SC(PT_VMA, "vma", PT_KEYS_DUP, "dup", 3, 16000, 64),
+	/* key family "ramp": each flavour with seeds 1-3 */
+	PT_RANDOM_SC(PT_PLAIN, "plain", PT_KEYS_RAMP, "ramp", 1, 16000, 64),
+	PT_RANDOM_SC(PT_PLAIN, "plain", PT_KEYS_RAMP, "ramp", 2, 16000, 64),
+	PT_RANDOM_SC(PT_PLAIN, "plain", PT_KEYS_RAMP, "ramp", 3, 16000, 64),
+	PT_RANDOM_SC(PT_RAW, "raw", PT_KEYS_RAMP, "ramp", 1, 16000, 64),
+	PT_RANDOM_SC(PT_RAW, "raw", PT_KEYS_RAMP, "ramp", 2, 16000, 64),
+	PT_RANDOM_SC(PT_RAW, "raw", PT_KEYS_RAMP, "ramp", 3, 16000, 64),
+	PT_RANDOM_SC(PT_VMA, "vma", PT_KEYS_RAMP, "ramp", 1, 16000, 64),
+	PT_RANDOM_SC(PT_VMA, "vma", PT_KEYS_RAMP, "ramp", 2, 16000, 64),
+	PT_RANDOM_SC(PT_VMA, "vma", PT_KEYS_RAMP, "ramp", 3, 16000, 64),
 	/* rmap-test -n 100 -s 600 -t 100: forks add beside the parent */
 	{ .name = "rmap-test-n100-s600-t100", .kind = PT_WINDOWS,
 	  .flavour = PT_VMA, .seed = 1, .nr_vmas = 100, .vma_pages = 600,
@@ -182,6 +202,7 @@ struct pt_run {
 	u32				epoch;
 	u64				rng;
 	u64				mutations;
+	u32				op;		/* random: the op running */
 };
 
 /* splitmix64: a full-period 64-bit generator, identical in both worlds */
@@ -534,6 +555,16 @@ static void pt_random_key(struct pt_run *run, unsigned long *radix,
 		span &= max >> pt_below(run, bits);
 		h = r + span > max || r + span < r ? max : r + span;
 		break;
+	case PT_KEYS_RAMP:
+		bits = 3 + run->op % PT_RAMP_PERIOD / PT_RAMP_STEP;
+		max = prio_tree_maxindex(bits);
+		if (pt_below(run, 100) < 70)
+			r = pt_below(run, 4);
+		else
+			r = pt_rand(run) & max;
+		span = pt_rand(run) & max;
+		h = span > max - r ? max : r + span;
+		break;
 	default: /* PT_KEYS_DUP */
 		r = 4 * pt_below(run, 8);
 		h = r + pt_below(run, 3);
@@ -659,6 +690,7 @@ static int pt_random_probe(struct pt_run *run)
 static int pt_run_random(struct pt_run *run)
 {
 	const struct pt_scenario *sc = run->sc;
+	bool ramp = sc->keys == PT_KEYS_RAMP;
 	unsigned long r, h;
 	u32 i, dice;
 	int ret;
@@ -668,8 +700,17 @@ static int pt_run_random(struct pt_run *run)
 	if (ret)
 		return ret;
 	for (i = 0; i < sc->ops && !run->res->error; i++) {
+		run->op = i;
+		/* "ramp" empties the tree to climb from 3 bits again */
+		if (ramp && i && i % PT_RAMP_PERIOD == 0)
+			while (run->nr_live && !ret)
+				ret = pt_random_remove(run);
+		if (ret)
+			return ret;
 		dice = pt_below(run, 100);
-		if (!run->nr_live || (dice < 30 && run->nr_live < sc->cap)) {
+		/* "ramp" fills its tree: growth must sink a full one */
+		if (!run->nr_live ||
+		    (dice < (ramp ? 70 : 30) && run->nr_live < sc->cap)) {
 			ret = pt_random_insert(run);
 		} else if (dice < 45) {
 			ret = pt_random_remove(run);
