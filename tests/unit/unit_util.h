@@ -84,44 +84,37 @@ do {									\
 			 __f.depth, __f.radix, __f.heap);		\
 } while (0)
 
-/* Expect @checker to report the invariant numbered @number. */
-#define __assert_fault(checker, root, number)				\
+/*
+ * Expect @checker to report a verdict that starts with @want, or, with
+ * @whole, is exactly @want (the terminating NUL compared too).
+ */
+#define __assert_fault(checker, root, want, whole)			\
 do {									\
 	struct prio_tree_fault __f = { .invariant = NULL };		\
+	const char *__want = (want);					\
 	int __ret = checker((root), &__f);				\
 									\
 	if (__ret != -EUCLEAN || !__f.invariant ||			\
-	    strncmp(__f.invariant, number " ", strlen(number " ")))	\
-		fail_msg("%s:%d: expected invariant %s to be reported, "  \
-			 "got %d (%s)", __FILE__, __LINE__, number,	\
+	    strncmp(__f.invariant, __want, strlen(__want) + (whole)))	\
+		fail_msg("%s:%d: expected \"%s\" to be reported, "	\
+			 "got %d (%s)", __FILE__, __LINE__, __want,	\
 			 __ret, __f.invariant ? __f.invariant : "none"); \
 } while (0)
 
+/* Expect the invariant numbered @number (a string literal). */
 #define assert_tree_fault(root, number) \
-	__assert_fault(prio_tree_check, root, number)
+	__assert_fault(prio_tree_check, root, number " ", false)
 #define assert_vma_tree_fault(root, number) \
-	__assert_fault(vma_prio_tree_check, root, number)
+	__assert_fault(vma_prio_tree_check, root, number " ", false)
 
 /*
- * Expect @checker to report exactly @text: for the invariants with more
- * than one verdict, the one a test means to reach.
+ * Expect exactly @text: for the invariants with more than one verdict,
+ * the one a test means to reach.
  */
-#define __assert_fault_is(checker, root, text)				\
-do {									\
-	struct prio_tree_fault __f = { .invariant = NULL };		\
-	int __ret = checker((root), &__f);				\
-									\
-	if (__ret != -EUCLEAN || !__f.invariant ||			\
-	    strcmp(__f.invariant, (text)))				\
-		fail_msg("%s:%d: expected \"%s\" to be reported, "	\
-			 "got %d (%s)", __FILE__, __LINE__, (text),	\
-			 __ret, __f.invariant ? __f.invariant : "none"); \
-} while (0)
-
 #define assert_tree_fault_is(root, text) \
-	__assert_fault_is(prio_tree_check, root, text)
+	__assert_fault(prio_tree_check, root, text, true)
 #define assert_vma_tree_fault_is(root, text) \
-	__assert_fault_is(vma_prio_tree_check, root, text)
+	__assert_fault(vma_prio_tree_check, root, text, true)
 
 static inline void node_set(struct prio_tree_node *node, unsigned long start,
 			    unsigned long last)
