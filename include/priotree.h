@@ -34,6 +34,13 @@
  * One struct priotree must not be used from two threads at once; distinct
  * trees are independent.
  *
+ * Memory: an index takes its entries from slabs of 32 KiB that it owns
+ * (128 bytes an interval, and 48 for each further entry of one).  A slab
+ * goes back to the C library once none of its entries is left and
+ * another slab has room, so an index that shrinks keeps the slabs its
+ * remaining entries are spread over, and at most one empty slab;
+ * priotree_free() returns everything.
+ *
  * Example:
  *	struct priotree *pt = priotree_new();
  *	struct priotree_iter it;

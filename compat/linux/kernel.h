@@ -54,5 +54,6 @@ typedef int64_t		s64;
 
 #define min(a, b)	((a) < (b) ? (a) : (b))
 #define max(a, b)	((a) > (b) ? (a) : (b))
+#define max_t(type, a, b)	max((type)(a), (type)(b))
 
 #endif /* _COMPAT_LINUX_KERNEL_H */

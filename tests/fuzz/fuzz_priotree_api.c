@@ -11,9 +11,12 @@
  * a range are compared with it, and a renewed index is built back from it
  * by priotree_build(); priotree_check() runs
  * after every mutation.  Allocation failures are injected by compiling
- * src/priotree.c into this file with malloc() and calloc() routed through
- * fuzz_malloc() and fuzz_calloc(); an -ENOMEM must leave the index as it
- * was.  Corruption ops break the index on purpose and demand that
+ * src/priotree.c into this file with malloc(), calloc() and
+ * aligned_alloc() routed through fuzz_malloc(), fuzz_calloc() and
+ * fuzz_aligned_alloc(); an -ENOMEM must leave the index as it was.  The
+ * library's ranges and entries come from kmem_caches (compat's
+ * <linux/slab.h>, compiled in here too), which ask aligned_alloc() for a
+ * slab only when none has room, so that is when their allocation fails.  Corruption ops break the index on purpose and demand that
  * priotree_check() notices, then repair it.
  */
 #include <stdbool.h>
@@ -57,12 +60,19 @@ static void *fuzz_calloc(size_t n, size_t size)
 	return NULL;
 }
 
+static void *fuzz_aligned_alloc(size_t align, size_t size)
+{
+	return fuzz_alloc_should_fail() ? NULL : aligned_alloc(align, size);
+}
+
 /* <stdlib.h> is in already, so only the library's calls are rerouted. */
 #define malloc(size)		fuzz_malloc(size)
 #define calloc(n, size)		fuzz_calloc(n, size)
+#define aligned_alloc(a, size)	fuzz_aligned_alloc(a, size)
 #include "../../src/priotree.c"
 #undef malloc
 #undef calloc
+#undef aligned_alloc
 
 #define MODEL_ENTRIES	192
 #define ITEMS		6

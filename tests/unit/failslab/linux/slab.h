@@ -25,5 +25,10 @@
 	(failslab_should_fail() ? NULL : kcalloc(n, size, flags))
 #define kmalloc_array(n, size, flags) \
 	(failslab_should_fail() ? NULL : kmalloc_array(n, size, flags))
+#define kmem_cache_create(name, size, align, flags, ctor) \
+	(failslab_should_fail() ? NULL : \
+	 kmem_cache_create(name, size, align, flags, ctor))
+#define kmem_cache_alloc(s, flags) \
+	(failslab_should_fail() ? NULL : kmem_cache_alloc(s, flags))
 
 #endif /* _UNIT_FAILSLAB_LINUX_SLAB_H */
