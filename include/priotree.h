@@ -35,7 +35,7 @@
  * trees are independent.
  *
  * Memory: an index takes its entries from slabs of 32 KiB that it owns
- * (128 bytes an interval, and 48 for each further entry of one).  A slab
+ * (128 bytes an interval, and 64 for each further entry of one).  A slab
  * goes back to the C library once none of its entries is left and
  * another slab has room, so an index that shrinks keeps the slabs its
  * remaining entries are spread over, and at most one empty slab;

@@ -64,6 +64,12 @@ struct pt_entry {
 	struct list_head	link;		/* in range->entries */
 	struct pt_entry		*hash_next;	/* bucket chain */
 	struct pt_range		*range;		/* holds start and last */
+	/*
+	 * triple_hash() of the entry's triple: a lookup reads the range's
+	 * keys only on a match of all 64 bits, and a rehash computes
+	 * nothing.
+	 */
+	unsigned long		hash;
 };
 
 struct pt_range {
@@ -73,8 +79,8 @@ struct pt_range {
 	 * Storage for one entry, so that an interval with one entry, the
 	 * common case, is one allocation: in use exactly while its copies
 	 * are not 0, and then on @entries like any other.  With it a range
-	 * is 120 bytes, and a zombie is told by its empty list rather than
-	 * a flag, so that the cache's stride is two cache lines.
+	 * is 128 bytes, exactly the two cache lines of the cache's stride,
+	 * so a zombie is told by its empty list: a flag would not fit.
 	 *
 	 * It comes right after the list head: a hit on a range of one
 	 * entry then reads bytes 0-79 only (the keys, entries.next, and the
@@ -205,28 +211,31 @@ static inline uint64_t hash_mix(uint64_t x)
 	return x;
 }
 
-static size_t bucket_of(const struct priotree *pt, unsigned long start,
-			unsigned long last, const void *item)
+static unsigned long triple_hash(unsigned long start, unsigned long last,
+				 const void *item)
 {
 	uint64_t h = hash_mix((uintptr_t)item);
 
 	h = hash_mix(h ^ last);
-	h = hash_mix(h ^ start);
-	return (size_t)h & (pt->nr_buckets - 1);
+	return (unsigned long)hash_mix(h ^ start);
 }
 
 /*
  * The link that points at the entry of the triple, or at the NULL ending
- * its bucket's chain when there is no such entry.
+ * its bucket's chain when there is no such entry; *@hash is the triple's.
  */
-static struct pt_entry **find_entry(struct priotree *pt, unsigned long start,
-				 unsigned long last, const void *item)
+static __always_inline struct pt_entry **
+find_entry(struct priotree *pt, unsigned long start, unsigned long last,
+	   const void *item, unsigned long *hash)
 {
-	struct pt_entry **link = &pt->buckets[bucket_of(pt, start, last, item)];
+	unsigned long h = triple_hash(start, last, item);
+	struct pt_entry **link = &pt->buckets[h & (pt->nr_buckets - 1)];
 	struct pt_entry *entry;
 
+	*hash = h;
 	for (; (entry = *link); link = &entry->hash_next)
-		if (entry->item == item && entry->range->node.start == start &&
+		if (entry->hash == h && entry->item == item &&
+		    entry->range->node.start == start &&
 		    entry->range->node.last == last)
 			break;
 	return link;
@@ -239,7 +248,6 @@ static struct pt_entry **find_entry(struct priotree *pt, unsigned long start,
 static void resize_table(struct priotree *pt, size_t nr)
 {
 	struct pt_entry **buckets, **old, *entry, *next;
-	const struct pt_range *r;
 	size_t old_nr, i;
 
 	buckets = kcalloc(nr, sizeof(*buckets), GFP_KERNEL);
@@ -254,9 +262,7 @@ static void resize_table(struct priotree *pt, size_t nr)
 			size_t b;
 
 			next = entry->hash_next;
-			r = entry->range;
-			b = bucket_of(pt, r->node.start, r->node.last,
-				      entry->item);
+			b = entry->hash & (nr - 1);
 			entry->hash_next = pt->buckets[b];
 			pt->buckets[b] = entry;
 		}
@@ -391,13 +397,16 @@ static struct pt_range *range_new(struct priotree *pt, unsigned long start,
 }
 
 /*
- * Make @entry (item and copies set) the entry of its triple: last in
- * @range's list and at *@link, the NULL that ends its bucket's chain.
+ * Make @entry (item and copies set) the entry of its triple, whose hash is
+ * @hash: last in @range's list and at *@link, the NULL that ends its
+ * bucket's chain.
  */
 static void entry_link(struct priotree *pt, struct pt_entry **link,
-		       struct pt_entry *entry, struct pt_range *range)
+		       struct pt_entry *entry, struct pt_range *range,
+		       unsigned long hash)
 {
 	entry->range = range;
+	entry->hash = hash;
 	list_add_tail(&entry->link, &range->entries);
 	entry->hash_next = NULL;
 	*link = entry;
@@ -409,12 +418,13 @@ int priotree_insert(struct priotree *pt, unsigned long start,
 {
 	struct pt_range *range, *fresh;
 	struct pt_entry **link, *entry;
+	unsigned long hash;
 
 	if (!pt || start > last)
 		return -EINVAL;
 	reap_zombies(pt);
 
-	link = find_entry(pt, start, last, item);
+	link = find_entry(pt, start, last, item, &hash);
 	if (*link) {
 		(*link)->copies++;
 		(*link)->range->copies++;
@@ -442,7 +452,7 @@ int priotree_insert(struct priotree *pt, unsigned long start,
 	if (!entry)
 		return -ENOMEM;
 	/* *link still ends the chain: nothing moved since find_entry() */
-	entry_link(pt, link, entry, range);
+	entry_link(pt, link, entry, range, hash);
 	range->copies++;
 	pt->count++;
 	grow_table(pt);
@@ -626,6 +636,7 @@ int priotree_build(struct priotree *pt, const struct priotree_hit *entries,
 	union pt_build_slot *order, *ranges;
 	struct pt_range *range;
 	size_t i, g, nr_ranges, buckets;
+	unsigned long hash;
 	bool was_empty, own_entry;
 
 	if (!pt || (!entries && nr))
@@ -694,7 +705,8 @@ int priotree_build(struct priotree *pt, const struct priotree_hit *entries,
 		if (i && !same_interval(hit, order[i - 1].hit))
 			g++;
 		range = ranges[g].range;
-		link = find_entry(pt, hit->start, hit->last, hit->item);
+		link = find_entry(pt, hit->start, hit->last, hit->item,
+				  &hash);
 		entry = *link;
 		if (!entry) {
 			/* a range's own entry first: a new range's is free */
@@ -705,7 +717,7 @@ int priotree_build(struct priotree *pt, const struct priotree_hit *entries,
 			}
 			entry->item = hit->item;
 			entry->copies = 0;
-			entry_link(pt, link, entry, range);
+			entry_link(pt, link, entry, range, hash);
 		}
 		entry->copies++;
 		range->copies++;
@@ -765,11 +777,12 @@ int priotree_remove(struct priotree *pt, unsigned long start,
 {
 	struct pt_entry **link, *entry;
 	struct pt_range *range;
+	unsigned long hash;
 	bool in_query;
 
 	if (!pt || start > last)
 		return -EINVAL;
-	link = find_entry(pt, start, last, item);
+	link = find_entry(pt, start, last, item, &hash);
 	entry = *link;
 	if (!entry)
 		return -ENOENT;
@@ -988,6 +1001,7 @@ int priotree_check(const struct priotree *pt, char *msg, size_t len)
 	struct prio_tree_iter iter;
 	struct prio_tree_node *node;
 	struct pt_entry *entry, **link;
+	unsigned long hash;
 	struct pt_range *range;
 	size_t copies = 0, entries = 0, zombies = 0, range_copies;
 	bool inline_listed;
@@ -1020,7 +1034,7 @@ int priotree_check(const struct priotree *pt, char *msg, size_t len)
 		list_for_each_entry(entry, &range->entries, link) {
 			inline_listed |= entry == &range->inline_entry;
 			link = find_entry((struct priotree *)pt, node->start,
-					  node->last, entry->item);
+					  node->last, entry->item, &hash);
 			if (*link != entry || entry->range != range ||
 			    !entry->copies)
 				return fail_check(msg, len,

@@ -16,7 +16,8 @@
  * fuzz_aligned_alloc(); an -ENOMEM must leave the index as it was.  The
  * library's ranges and entries come from kmem_caches (compat's
  * <linux/slab.h>, compiled in here too), which ask aligned_alloc() for a
- * slab only when none has room, so that is when their allocation fails.  Corruption ops break the index on purpose and demand that
+ * slab only when none has room, so that is when their allocation fails.
+ * Corruption ops break the index on purpose and demand that
  * priotree_check() notices, then repair it.
  */
 #include <stdbool.h>
@@ -591,11 +592,12 @@ static void op_corrupt(struct fuzz_state *s)
 {
 	struct prio_tree_root *root = &s->pt->root;
 	struct pt_range *range, *next_zombie, ghost;
+	struct pt_entry *entry;
 	struct list_head saved;
 	unsigned short bits;
 	size_t copies;
 
-	switch (fuzz_below(&s->in, 8)) {
+	switch (fuzz_below(&s->in, 9)) {
 	case 0:
 		s->pt->count++;
 		expect_corrupt(s, "a wrong count", "count says");
@@ -677,6 +679,21 @@ static void op_corrupt(struct fuzz_state *s)
 		s->pt->nr_entries++;
 		expect_corrupt(s, "a wrong count of entries", "entries counted");
 		s->pt->nr_entries--;
+		break;
+	case 8:
+		/*
+		 * An entry's stored hash, in a bit that leaves it in its
+		 * bucket: only the lookup's comparison can miss it then.
+		 */
+		if (prio_tree_empty(root) ||
+		    list_empty(&to_range(root->prio_tree_node)->entries))
+			return;
+		range = to_range(root->prio_tree_node);
+		entry = list_first_entry(&range->entries, struct pt_entry, link);
+		entry->hash ^= 1UL << (BITS_PER_LONG - 1);
+		expect_corrupt(s, "an entry's wrong hash",
+			       "not hashed as itself");
+		entry->hash ^= 1UL << (BITS_PER_LONG - 1);
 		break;
 	}
 	verify(s);

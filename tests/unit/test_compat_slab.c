@@ -25,7 +25,7 @@
 #include <linux/slab.h>
 
 #define RANDOM_OPS	200000
-#define RANDOM_LIVE	1500	/* about six slabs of 128-byte objects */
+#define RANDOM_LIVE	1500	/* nearly four slabs of 72-byte objects */
 
 /* A free object's link, which memcheck and ASan guard as the object. */
 static void *free_link(void *obj)
