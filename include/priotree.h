@@ -35,11 +35,16 @@
  * trees are independent.
  *
  * Memory: an index takes its entries from slabs of 32 KiB that it owns
- * (128 bytes an interval, and 64 for each further entry of one).  A slab
- * goes back to the C library once none of its entries is left and
- * another slab has room, so an index that shrinks keeps the slabs its
- * remaining entries are spread over, and at most one empty slab;
- * priotree_free() returns everything.
+ * (128 bytes an interval, and 64 for each further entry of one), so a
+ * non-empty index holds 32 KiB at least, and 64 once an interval has two
+ * entries: many small indexes cost more than their entries.  A slab
+ * is given back once none of its entries is left and another slab has
+ * room, so an index that shrinks keeps the slabs its remaining entries
+ * are spread over, and at most one empty slab; priotree_free() gives
+ * back all of them.  Slabs given back wait, up to 32 MiB of them, for
+ * the next index of the process that needs one (so that an index
+ * emptied and filled again does not fault its memory in again), and
+ * beyond that go back to the C library.
  *
  * Example:
  *	struct priotree *pt = priotree_new();

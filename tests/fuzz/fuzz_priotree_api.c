@@ -13,12 +13,10 @@
  * after every mutation.  Allocation failures are injected by compiling
  * src/priotree.c into this file with malloc(), calloc() and
  * aligned_alloc() routed through fuzz_malloc(), fuzz_calloc() and
- * fuzz_aligned_alloc(); an -ENOMEM must leave the index as it was.  The
- * library's ranges and entries come from kmem_caches (compat's
- * <linux/slab.h>, compiled in here too), which ask aligned_alloc() for a
- * slab only when none has room, so that is when their allocation fails.
- * Corruption ops break the index on purpose and demand that
- * priotree_check() notices, then repair it.
+ * fuzz_aligned_alloc(), and kmem_cache_alloc() failing as failslab fails
+ * it; an -ENOMEM must leave the index as it was.  Corruption ops break
+ * the index on purpose and demand that priotree_check() notices, then
+ * repair it.
  */
 #include <stdbool.h>
 #include <stdint.h>
@@ -66,11 +64,20 @@ static void *fuzz_aligned_alloc(size_t align, size_t size)
 	return fuzz_alloc_should_fail() ? NULL : aligned_alloc(align, size);
 }
 
-/* <stdlib.h> is in already, so only the library's calls are rerouted. */
+/*
+ * <stdlib.h> is in already, so only the library's calls are rerouted:
+ * compat's <linux/slab.h> (its kmalloc() and its slabs) and priotree.c.
+ * A cache takes a slab from its pool before it asks aligned_alloc(), so
+ * the cache's allocations fail here too, as failslab fails them.
+ */
 #define malloc(size)		fuzz_malloc(size)
 #define calloc(n, size)		fuzz_calloc(n, size)
 #define aligned_alloc(a, size)	fuzz_aligned_alloc(a, size)
+#include <linux/slab.h>
+#define kmem_cache_alloc(s, flags) \
+	(fuzz_alloc_should_fail() ? NULL : kmem_cache_alloc(s, flags))
 #include "../../src/priotree.c"
+#undef kmem_cache_alloc
 #undef malloc
 #undef calloc
 #undef aligned_alloc

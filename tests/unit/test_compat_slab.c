@@ -3,8 +3,8 @@
  * compat's kmem_cache (compat/linux/slab.h), which <priotree.h> takes its
  * ranges and entries from: the layout it promises, its invariants after
  * every call of a random run checked against a model of the live objects,
- * and the rules it shares with the kernel's (no constructor, destroy only
- * when empty).
+ * the pool of slabs given back, and the rules it shares with the kernel's
+ * (no constructor, destroy only when empty).
  *
  * Run as "test_compat_slab --use-after-free", it reads an object after
  * freeing it and exits 0: under memcheck or AddressSanitizer that read
@@ -203,6 +203,61 @@ static void test_slabs_follow_use(void **state)
 	free(objs);
 }
 
+/*
+ * A slab given back waits in the pool, and the next cache to grow takes
+ * it again, with no trace of its past; beyond KMEM_CACHE_POOL_SLABS
+ * slabs the pool sends them back to malloc().
+ */
+static void test_pool(void **state)
+{
+	struct kmem_cache *s = kmem_cache_create("t", 200, 0, 0, NULL);
+	struct kmem_cache_slab *slab;
+	void **objs, *fresh[KMEM_CACHE_POOL_SLABS + 2];
+	unsigned long pooled;
+	unsigned int i, n = 3 * s->objects;
+
+	(void)state;
+	objs = calloc(n, sizeof(*objs));
+	assert_non_null(objs);
+	for (i = 0; i < n; i++)
+		objs[i] = kmem_cache_alloc(s, GFP_KERNEL);
+	assert_int_equal(s->nr_slabs, 3);
+	/* the slabs may have come from the pool: count from here */
+	pooled = kmem_cache_pool.nr;
+	for (i = 0; i < n; i++)
+		kmem_cache_free(s, objs[i]);
+	/*
+	 * The first slab, emptied first, is kept as the one empty slab;
+	 * the other two are pooled as they empty, and the destroy pools it.
+	 */
+	assert_int_equal(s->nr_slabs, 1);
+	assert_int_equal(kmem_cache_pool.nr, pooled + 2);
+	slab = kmem_cache_slab_of(objs[0]);
+	kmem_cache_destroy(s);
+	assert_int_equal(kmem_cache_pool.nr, pooled + 3);
+
+	/* the last slab pooled is the first taken, reset */
+	s = kmem_cache_create("t", 100, 0, 0, NULL);
+	objs[0] = kmem_cache_alloc(s, GFP_KERNEL);
+	assert_ptr_equal(kmem_cache_slab_of(objs[0]), slab);
+	assert_int_equal(kmem_cache_pool.nr, pooled + 2);
+	assert_int_equal(slab->inuse, 1);
+	assert_int_equal(slab->fresh, 1);
+	assert_null(slab->freelist);
+	assert_int_equal(check_cache(s), 1);
+	kmem_cache_free(s, objs[0]);
+	kmem_cache_destroy(s);
+	free(objs);
+
+	/* the cap */
+	for (i = 0; i < KMEM_CACHE_POOL_SLABS + 2; i++)
+		fresh[i] = kmem_cache_pool_get();
+	assert_int_equal(kmem_cache_pool.nr, 0);
+	for (i = 0; i < KMEM_CACHE_POOL_SLABS + 2; i++)
+		kmem_cache_pool_put(fresh[i]);
+	assert_int_equal(kmem_cache_pool.nr, KMEM_CACHE_POOL_SLABS);
+}
+
 static uint64_t rng_state = 0x9e3779b97f4a7c15ULL;
 
 static uint64_t rng(void)
@@ -285,6 +340,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_refused),
 		cmocka_unit_test(test_zero),
 		cmocka_unit_test(test_slabs_follow_use),
+		cmocka_unit_test(test_pool),
 		cmocka_unit_test(test_random),
 	};
 
