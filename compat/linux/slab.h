@@ -245,7 +245,7 @@ static inline void kmem_cache_pool_put(void *slab)
 }
 
 /* A new empty slab, first on @s's partial list; false when out of memory. */
-static inline bool kmem_cache_grow(struct kmem_cache *s)
+static noinline bool kmem_cache_grow(struct kmem_cache *s)
 {
 	struct kmem_cache_slab *slab;
 
@@ -265,7 +265,7 @@ static inline bool kmem_cache_grow(struct kmem_cache *s)
 	return true;
 }
 
-static inline void kmem_cache_release(struct kmem_cache *s,
+static noinline void kmem_cache_release(struct kmem_cache *s,
 				      struct kmem_cache_slab *slab)
 {
 	list_del(&slab->list);
