@@ -13,7 +13,9 @@
  * own: an allocation pops a slab's free list and a free pushes it, where
  * malloc() and free() cost an insert 169 instructions and a remove 109
  * (bench/tree).  The caches are the tree's, so that trees used by
- * different threads share nothing, as the API promises.  Every entry is also
+ * different threads share nothing but compat's pool of free slabs, which
+ * is locked: distinct trees stay independent, as the API promises.
+ * Every entry is also
  * in a hash table keyed by its triple: priotree_remove() finds its entry,
  * and through it the range, in O(1) expected, whatever the number of
  * entries sharing the interval and whatever the order of removal, and
@@ -66,7 +68,7 @@ struct pt_entry {
 	struct pt_range		*range;		/* holds start and last */
 	/*
 	 * triple_hash() of the entry's triple: a lookup reads the range's
-	 * keys only on a match of all 64 bits, and a rehash computes
+	 * keys only when the whole hash matches, and a rehash computes
 	 * nothing.
 	 */
 	unsigned long		hash;
